@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli.h - what the subcommands share: exit codes, usage, output files. */
+#ifndef PS_CLI_H
+#define PS_CLI_H
+
+#include <stdio.h>
+
+#include "../trace/error.h"
+#include "../trace/kvfile.h"
+
+#define PS_EXIT_OK 0
+#define PS_EXIT_FAIL 1
+#define PS_EXIT_USAGE 2
+
+#ifndef PAGESIM_VERSION
+#define PAGESIM_VERSION "0.0.0"
+#endif
+
+struct ps_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_stat(int argc, char **argv);
+
+/* "pagesim: <msg>" on stderr */
+void ps_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ps_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "pagesim CMD: <msg>" and the usage hint; returns PS_EXIT_USAGE. */
+int ps_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Output that never leaves a half-written file: writes go to a temporary
+ * file beside @path, renamed over it by ps_out_commit().  NULL or "-" is
+ * stdout.
+ */
+struct ps_out {
+	FILE *f;
+	char *path;
+	char *tmp;
+};
+
+int ps_out_open(struct ps_out *o, const char *path, struct ps_error *err);
+/* Flushes, checks for write errors (a full disk) and renames; 0 or -1. */
+int ps_out_commit(struct ps_out *o, struct ps_error *err);
+/* Removes the temporary file. */
+void ps_out_abort(struct ps_out *o);
+
+/* Counters as "name value" lines or as a JSON object. */
+void ps_print_kv_vmstat(FILE *f, const struct ps_kv *kv);
+void ps_print_kv_json(FILE *f, const struct ps_kv *kv, const char *const *meta_kv, int nr_meta);
+
+#endif

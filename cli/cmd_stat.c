@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cmd_stat.c - pagesim stat: the kernel's counters counted straight from a trace. */
+#include <getopt.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../sim/counters.h"
+#include "../trace/kver.h"
+#include "../trace/sysroot.h"
+#include "cli.h"
+#include "input.h"
+
+static const char stat_usage[] =
+	"usage: pagesim stat [OPTIONS] TRACE\n"
+	"\n"
+	"Counts the kernel's page-allocator counters straight from a trace, with no\n"
+	"model: numa_* and pgalloc_*/pgfree as /proc/vmstat defines them, the per-node\n"
+	"numastat counters (node<N>.*), the extfrag rows, and events per type.\n"
+	"TRACE is ftrace text (tracefs trace or trace_pipe), trace-cmd report text, a\n"
+	"trace.dat or a pagesim file; any of them may be zstd-compressed.\n"
+	"\n"
+	"options:\n"
+	"  --sysroot DIR      machine layout from DIR/proc/zoneinfo, DIR/sys/devices/system/node/...\n"
+	"                     ('/' is this machine); default: a before/ directory beside TRACE\n"
+	"  --kernel RELEASE   interpret the trace as from this kernel (e.g. 4.3: old migratetype numbering)\n"
+	"  --format FMT       vmstat (name value lines, default) or json\n"
+	"  --check            compare with the kernel's own counters: after - before, from the\n"
+	"                     sysroot (before) and --after DIR (default: the sysroot's sibling after/)\n"
+	"  --after DIR        the sysroot snapshot taken when the trace ended\n"
+	"  -o, --output FILE  write to FILE (replaced only once complete) instead of stdout\n"
+	"  --strict           stop at the first line or event that cannot be used\n"
+	"  --allow-truncated  use the events before the cut of a truncated input (exit status 0)\n"
+	"  -q, --quiet        no warnings about skipped input\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"exit status: 0 success, 1 failure (unreadable or truncated input, no events), 2 bad usage\n";
+
+enum { OPT_SYSROOT = 256, OPT_KERNEL, OPT_FORMAT, OPT_CHECK, OPT_AFTER, OPT_STRICT, OPT_TRUNC };
+
+static const struct option stat_options[] = {
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "after", required_argument, NULL, OPT_AFTER },
+	{ "output", required_argument, NULL, 'o' },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "allow-truncated", no_argument, NULL, OPT_TRUNC },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The sibling after/ of a sysroot named .../before. */
+static int default_after(const char *sysroot, char *out, size_t len)
+{
+	char *copy = strdup(sysroot), *base, *dir;
+	struct stat st;
+	int ok = 0;
+
+	if (!copy)
+		return 0;
+	while (strlen(copy) > 1 && copy[strlen(copy) - 1] == '/')
+		copy[strlen(copy) - 1] = 0;
+	base = strdup(copy);
+	dir = dirname(copy);
+	if (base && !strcmp(basename(base), "before")) {
+		snprintf(out, len, "%s/after", dir);
+		ok = stat(out, &st) == 0 && S_ISDIR(st.st_mode);
+	}
+	free(base);
+	free(copy);
+	return ok;
+}
+
+/* Trace value vs the kernel's after - before, for every counter both have. */
+static int print_check(FILE *f, const struct ps_kv *trace, const char *before, const char *after)
+{
+	struct ps_kv kb, ka;
+	struct ps_error err = { { 0 } };
+	int ret = -1;
+
+	ps_kv_init(&kb);
+	ps_kv_init(&ka);
+	if (ps_sysroot_load_counters(before, &kb, &err) < 0 || ps_sysroot_load_counters(after, &ka, &err) < 0) {
+		ps_error("--check: %s", err.msg);
+		goto out;
+	}
+	fprintf(f, "# %-36s %14s %14s %14s %9s\n", "counter", "trace", "kernel", "trace-kernel", "diff%");
+	for (int i = 0; i < trace->nr; i++) {
+		const struct ps_kv_item *t = &trace->items[i];
+		const struct ps_kv_item *b = ps_kv_get(&kb, t->name), *a = ps_kv_get(&ka, t->name);
+		long long delta, diff;
+
+		if (!a || !b)
+			continue;
+		delta = a->value - b->value;
+		diff = t->value - delta;
+		if (delta)
+			fprintf(f, "%-38s %14lld %14lld %14lld %+8.1f%%\n", t->name, (long long)t->value, delta, diff,
+				100.0 * diff / (double)llabs(delta));
+		else
+			fprintf(f, "%-38s %14lld %14lld %14lld %9s\n", t->name, (long long)t->value, delta, diff,
+				diff ? "inf" : "0.0%");
+	}
+	ret = 0;
+out:
+	ps_kv_free(&kb);
+	ps_kv_free(&ka);
+	return ret;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct ps_input_opts io = { 0 };
+	struct ps_input in;
+	struct ps_counters *c;
+	struct ps_kv kv;
+	struct ps_event ev;
+	struct ps_error err = { { 0 } };
+	struct ps_out out;
+	const char *format = "vmstat", *after = NULL, *output = NULL;
+	char after_buf[4096];
+	int check = 0, quiet = 0, allow_trunc = 0, opt, r, ret = PS_EXIT_FAIL;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:qh", stat_options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_SYSROOT: io.sysroot = optarg; break;
+		case OPT_KERNEL: io.kernel = optarg; break;
+		case OPT_FORMAT: format = optarg; break;
+		case OPT_CHECK: check = 1; break;
+		case OPT_AFTER: after = optarg; check = 1; break;
+		case 'o': output = optarg; break;
+		case OPT_STRICT: io.reader_flags |= PS_RD_STRICT; break;
+		case OPT_TRUNC: allow_trunc = 1; break;
+		case 'q': quiet = 1; break;
+		case 'h': fputs(stat_usage, stdout); return PS_EXIT_OK;
+		default: return ps_usage_error("stat", "unknown option");
+		}
+	}
+	if (strcmp(format, "vmstat") && strcmp(format, "json"))
+		return ps_usage_error("stat", "--format must be vmstat or json, not '%s'", format);
+	if (optind != argc - 1)
+		return ps_usage_error("stat", optind >= argc ? "missing TRACE" : "more than one TRACE given");
+	if (check && format[0] == 'j')
+		return ps_usage_error("stat", "--check prints a table; it does not combine with --format json");
+	io.trace = argv[optind];
+	io.quiet = quiet;
+	if (ps_input_open(&in, &io) < 0)
+		return PS_EXIT_FAIL;
+	if (check && !after) {
+		if (!in.sysroot[0] || !default_after(in.sysroot, after_buf, sizeof(after_buf))) {
+			ps_input_close(&in);
+			return ps_usage_error("stat", "--check needs --after DIR (no after/ beside the sysroot '%s')",
+					      in.sysroot[0] ? in.sysroot : "(none)");
+		}
+		after = after_buf;
+	}
+	c = malloc(sizeof(*c));
+	ps_kv_init(&kv);
+	if (!c) {
+		ps_error("out of memory");
+		goto out;
+	}
+	{
+		int pb = ps_reader_pageblock_order(in.reader);
+
+		ps_counters_init(c, &in.machine, in.sysroot[0] || pb < 0 ? in.pageblock_order : pb);
+	}
+	while ((r = ps_reader_next(in.reader, &ev, &err)) > 0)
+		ps_counters_event(c, &ev);
+	if (r < 0) {
+		ps_error("%s", err.msg);
+		goto out;
+	}
+	if (ps_input_report(&in, quiet, allow_trunc) < 0)
+		goto out;
+	if (c->pfn_outside_zones)
+		ps_warn("skipped %llu events whose pfn lies in no zone of %s; first: %s pfn %#llx (is the sysroot from the traced machine?)",
+			(unsigned long long)c->pfn_outside_zones, in.machine.source,
+			ps_event_names[c->first_outside_type], (unsigned long long)c->first_outside_pfn);
+	if (c->cpu_without_node)
+		ps_warn("skipped %llu allocations on CPUs that no node lists (is the sysroot from the traced machine?)",
+			(unsigned long long)c->cpu_without_node);
+	if (ps_counters_to_kv(c, &kv) < 0) {
+		ps_error("out of memory");
+		goto out;
+	}
+	{
+		const struct ps_reader_stats *s = ps_reader_stats(in.reader);
+
+		ps_kv_set(&kv, "events_lost", (int64_t)(s->lost_events + s->lost_overwritten));
+		ps_kv_set(&kv, "events_lost_unknown_count", (int64_t)s->lost_unknown);
+		ps_kv_set(&kv, "events_skipped", (int64_t)(s->skipped[0] + s->skipped[1] + s->skipped[2]));
+	}
+	if (ps_out_open(&out, output, &err) < 0) {
+		ps_error("%s", err.msg);
+		goto out;
+	}
+	if (check) {
+		if (print_check(out.f, &kv, in.sysroot, after) < 0) {
+			ps_out_abort(&out);
+			goto out;
+		}
+	} else if (format[0] == 'j') {
+		char kbuf[32];
+		const char *meta[] = { "trace", io.trace, "format", ps_reader_format(in.reader),
+				       "kernel", kbuf, "layout", in.machine.source };
+
+		ps_kver_format(ps_reader_kver(in.reader), kbuf, sizeof(kbuf));
+		ps_print_kv_json(out.f, &kv, meta, 4);
+	} else {
+		ps_print_kv_vmstat(out.f, &kv);
+	}
+	if (ps_out_commit(&out, &err) < 0) {
+		ps_error("%s", err.msg);
+		goto out;
+	}
+	ret = PS_EXIT_OK;
+out:
+	ps_kv_free(&kv);
+	free(c);
+	ps_input_close(&in);
+	return ret;
+}

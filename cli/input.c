@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../trace/kver.h"
+#include "../trace/sysroot.h"
+#include "cli.h"
+#include "input.h"
+
+static int find_sibling_before(const char *trace, char *out, size_t len)
+{
+	char *copy = strdup(trace);
+	char path[4096];
+	struct stat st;
+	int found = 0;
+
+	if (!copy)
+		return 0;
+	snprintf(path, sizeof(path), "%s/before/proc/zoneinfo", dirname(copy));
+	if (stat(path, &st) == 0) {
+		snprintf(out, len, "%.*s", (int)(strlen(path) - strlen("/proc/zoneinfo")), path);
+		found = 1;
+	}
+	free(copy);
+	return found;
+}
+
+int ps_input_open(struct ps_input *in, const struct ps_input_opts *o)
+{
+	struct ps_reader_opts ro = { .flags = o->reader_flags };
+	struct ps_error err = { { 0 } };
+	const char *rel;
+	int kver_sysroot = PS_KVER_UNKNOWN;
+
+	memset(in, 0, sizeof(*in));
+	in->trace = o->trace;
+	if (o->sysroot)
+		snprintf(in->sysroot, sizeof(in->sysroot), "%s", o->sysroot);
+	else if (strcmp(o->trace, "-") && find_sibling_before(o->trace, in->sysroot, sizeof(in->sysroot)) && !o->quiet)
+		fprintf(stderr, "pagesim: using the layout in %s (give --sysroot to choose another)\n", in->sysroot);
+	if (in->sysroot[0]) {
+		if (ps_sysroot_load_machine(in->sysroot, &in->machine, &err) < 0) {
+			ps_error("%s", err.msg);
+			return -1;
+		}
+		kver_sysroot = in->machine.kver;
+	}
+	if (o->kernel) {
+		ro.kver = ps_kver_parse(o->kernel);
+		if (ro.kver == PS_KVER_UNKNOWN) {
+			ps_error("--kernel '%s' is not a kernel release (e.g. 4.3 or 6.1.0-57-amd64)", o->kernel);
+			return -1;
+		}
+		ro.kver_forced = 1;
+	} else {
+		ro.kver = kver_sysroot;
+	}
+	in->reader = ps_reader_open(o->trace, &ro, &err);
+	if (!in->reader) {
+		ps_error("%s", err.msg);
+		return -1;
+	}
+	rel = ps_reader_kernel_release(in->reader);
+	if (rel && in->machine.release[0] && strcmp(rel, in->machine.release))
+		ps_warn("the trace was recorded on kernel %s but the sysroot %s is from %s: is it the same machine?",
+			rel, in->sysroot, in->machine.release);
+	if (!in->sysroot[0]) {
+		ps_machine_assume_x86_64(&in->machine, PS_MAX_CPUS);
+		if (!o->quiet)
+			ps_warn("no machine layout given: assuming one node with x86-64 zone boundaries (give --sysroot DIR for the real one)");
+	} else if (in->machine.nr_cpus == 0) {
+		/* no node directories in the sysroot: a kernel built without NUMA */
+		in->machine.nr_cpus = PS_MAX_CPUS;
+		for (int c = 0; c < PS_MAX_CPUS; c++)
+			in->machine.cpu_node[c] = 0;
+		if (in->machine.nr_nodes == 0)
+			in->machine.nr_nodes = 1;
+	}
+	if (ps_reader_kver(in->reader) == PS_KVER_UNKNOWN && !o->quiet)
+		ps_warn("%s: kernel release unknown: reading migratetypes in the v4.4+ numbering (give --kernel or --sysroot)",
+			o->trace);
+	in->pageblock_order = in->machine.pageblock_order;
+	return 0;
+}
+
+void ps_input_close(struct ps_input *in)
+{
+	ps_reader_close(in->reader);
+	in->reader = NULL;
+}
+
+int ps_input_report(struct ps_input *in, int quiet, int allow_truncated)
+{
+	const struct ps_reader_stats *s = ps_reader_stats(in->reader);
+	static const char *const what[PS_SKIP_NR] = { "lines that are not event lines",
+						      "events that are not kmem page events",
+						      "kmem events with a missing or bad field" };
+	uint64_t total = 0;
+
+	for (int t = 0; t < PS_EV_NR; t++)
+		total += s->events[t];
+	for (int i = 0; i < PS_SKIP_NR; i++)
+		if (s->skipped[i] && !quiet)
+			ps_warn("skipped %llu %s; first: %s", (unsigned long long)s->skipped[i], what[i], s->skip_first[i]);
+	if (s->lost_markers || s->lost_overwritten)
+		ps_warn("the trace lost events: %llu in %llu places (%llu of unknown count), %llu overwritten before reading; counters miss them",
+			(unsigned long long)s->lost_events, (unsigned long long)s->lost_markers,
+			(unsigned long long)s->lost_unknown, (unsigned long long)s->lost_overwritten);
+	if (s->out_of_order && !quiet)
+		ps_warn("%llu events are older than the event before them (per-CPU buffers not merged?)",
+			(unsigned long long)s->out_of_order);
+	if (s->pfn_from_page && !quiet)
+		ps_warn("%llu pfns were derived from struct page addresses (no pfn field) assuming the default x86-64 vmemmap",
+			(unsigned long long)s->pfn_from_page);
+	if (s->truncated) {
+		if (!allow_truncated) {
+			ps_error("%s (give --allow-truncated to use the events before the cut)", s->truncated_msg);
+			return -1;
+		}
+		ps_warn("%s", s->truncated_msg);
+	}
+	if (!total) {
+		ps_error("%s: no kmem page event found in this %s: record kmem:mm_page_alloc and the other kmem page events",
+			 in->trace, ps_reader_format(in->reader));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * input.h - open a trace together with the machine it was recorded on:
+ * the layout comes from --sysroot, else from a `before/` directory beside
+ * the trace, else an assumed single-node x86-64 layout (with a warning);
+ * the kernel release from --kernel, else the trace, else the sysroot.
+ */
+#ifndef PS_INPUT_H
+#define PS_INPUT_H
+
+#include "../sim/machine.h"
+#include "../trace/reader.h"
+
+struct ps_input {
+	struct ps_reader *reader;
+	const char *trace;
+	struct ps_machine machine;
+	char sysroot[4096];	/* "" when none */
+	int pageblock_order;
+};
+
+struct ps_input_opts {
+	const char *trace;
+	const char *sysroot;	/* may be NULL */
+	const char *kernel;	/* may be NULL */
+	unsigned int reader_flags;
+	int quiet;
+};
+
+/* Returns 0, or prints the error and returns -1. */
+int ps_input_open(struct ps_input *in, const struct ps_input_opts *o);
+void ps_input_close(struct ps_input *in);
+
+/*
+ * Prints what the reader skipped or lost (stderr).  Returns -1 if the input
+ * was truncated or held no kmem page event at all (the caller exits 1).
+ */
+int ps_input_report(struct ps_input *in, int quiet, int allow_truncated);
+
+#endif

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdio.h>
+#include <string.h>
+
+#include "counters.h"
+
+const char *const ps_extfrag_names[PS_XF_NR] = {
+	[PS_XF_EVENTS] = "extfrag_events",
+	[PS_XF_FRAGMENTING] = "extfrag_fragmenting",
+	[PS_XF_FRAG_UNMOVABLE] = "extfrag_fragmenting_unmovable",
+	[PS_XF_FRAG_UNMOVABLE_FROM_MOVABLE] = "extfrag_fragmenting_unmovable_from_movable",
+	[PS_XF_FRAG_UNMOVABLE_FROM_RECLAIMABLE] = "extfrag_fragmenting_unmovable_from_reclaimable",
+	[PS_XF_FRAG_RECLAIMABLE] = "extfrag_fragmenting_reclaimable",
+	[PS_XF_FRAG_RECLAIMABLE_FROM_MOVABLE] = "extfrag_fragmenting_reclaimable_from_movable",
+	[PS_XF_FRAG_RECLAIMABLE_FROM_UNMOVABLE] = "extfrag_fragmenting_reclaimable_from_unmovable",
+	[PS_XF_FRAG_MOVABLE] = "extfrag_fragmenting_movable",
+	[PS_XF_CHANGE_OWNERSHIP] = "extfrag_change_ownership",
+};
+
+void ps_counters_init(struct ps_counters *c, const struct ps_machine *m, int pageblock_order)
+{
+	memset(c, 0, sizeof(*c));
+	c->m = m;
+	c->pageblock_order = pageblock_order;
+}
+
+static void count_extfrag(struct ps_counters *c, const struct ps_event *ev)
+{
+	uint64_t *x = c->extfrag;
+
+	x[PS_XF_EVENTS]++;
+	if (ev->change_ownership)
+		x[PS_XF_CHANGE_OWNERSHIP]++;
+	if (ev->fallback_order >= c->pageblock_order)
+		return;
+	x[PS_XF_FRAGMENTING]++;
+	switch (ev->alloc_migratetype) {
+	case PS_MT_UNMOVABLE:
+		x[PS_XF_FRAG_UNMOVABLE]++;
+		if (ev->fallback_migratetype == PS_MT_MOVABLE)
+			x[PS_XF_FRAG_UNMOVABLE_FROM_MOVABLE]++;
+		else if (ev->fallback_migratetype == PS_MT_RECLAIMABLE)
+			x[PS_XF_FRAG_UNMOVABLE_FROM_RECLAIMABLE]++;
+		break;
+	case PS_MT_RECLAIMABLE:
+		x[PS_XF_FRAG_RECLAIMABLE]++;
+		if (ev->fallback_migratetype == PS_MT_MOVABLE)
+			x[PS_XF_FRAG_RECLAIMABLE_FROM_MOVABLE]++;
+		else if (ev->fallback_migratetype == PS_MT_UNMOVABLE)
+			x[PS_XF_FRAG_RECLAIMABLE_FROM_UNMOVABLE]++;
+		break;
+	case PS_MT_MOVABLE:
+		x[PS_XF_FRAG_MOVABLE]++;
+		break;
+	}
+}
+
+static void outside(struct ps_counters *c, const struct ps_event *ev)
+{
+	if (!c->pfn_outside_zones++) {
+		c->first_outside_pfn = ev->pfn;
+		c->first_outside_type = ev->type;
+	}
+}
+
+void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
+{
+	const struct ps_machine *m = c->m;
+	int zi, znode, cpu_node, pref;
+
+	c->events[ev->type]++;
+	switch (ev->type) {
+	case PS_EV_ALLOC:
+		if (ev->pfn == PS_PFN_NONE) {
+			c->alloc_failed++;
+			return;
+		}
+		zi = ps_machine_zone_of(m, ev->pfn);
+		if (zi < 0) {
+			outside(c, ev);
+			return;
+		}
+		cpu_node = ps_machine_cpu_node(m, ev->cpu);
+		if (cpu_node < 0) {
+			c->cpu_without_node++;
+			return;
+		}
+		znode = m->zones[zi].node;
+		c->pgalloc[m->zones[zi].type] += 1ull << ev->order;
+		pref = (ev->gfp & PS_GFP_THISNODE) ? znode : cpu_node;
+		if (znode == pref) {
+			c->numa_hit++;
+			c->node[znode].numa_hit++;
+		} else {
+			c->numa_miss++;
+			c->node[znode].numa_miss++;
+			c->numa_foreign++;
+			c->node[pref].numa_foreign++;
+		}
+		if (znode == cpu_node) {
+			c->numa_local++;
+			c->node[znode].local_node++;
+		} else {
+			c->numa_other++;
+			c->node[znode].other_node++;
+		}
+		break;
+	case PS_EV_FREE:
+		if (ps_machine_zone_of(m, ev->pfn) < 0) {
+			outside(c, ev);
+			return;
+		}
+		c->pgfree += 1ull << ev->order;
+		break;
+	case PS_EV_FREE_BATCHED:
+		c->pgfree_batched_pages += 1ull << ev->order;
+		break;
+	case PS_EV_EXTFRAG:
+		count_extfrag(c, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+#define SET(name, v)                                  \
+	do {                                          \
+		if (ps_kv_set(kv, name, (int64_t)(v)) < 0) \
+			return -1;                    \
+	} while (0)
+
+int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv)
+{
+	static const char *const pgalloc_names[PS_ZONE_NR] = {
+		"pgalloc_dma", "pgalloc_dma32", "pgalloc_normal", "pgalloc_high", "pgalloc_movable", "pgalloc_device",
+	};
+	uint64_t pgfree = c->pgfree;
+	char name[96];
+
+	if (!c->events[PS_EV_FREE] && c->events[PS_EV_FREE_BATCHED])
+		pgfree = c->pgfree_batched_pages;
+	SET("numa_hit", c->numa_hit);
+	SET("numa_miss", c->numa_miss);
+	SET("numa_foreign", c->numa_foreign);
+	SET("numa_interleave", c->numa_interleave);
+	SET("numa_local", c->numa_local);
+	SET("numa_other", c->numa_other);
+	for (int z = 0; z < PS_ZONE_NR; z++)
+		if (z != PS_ZONE_HIGHMEM && z != PS_ZONE_DEVICE)
+			SET(pgalloc_names[z], c->pgalloc[z]);
+	if (c->pgalloc[PS_ZONE_HIGHMEM])
+		SET(pgalloc_names[PS_ZONE_HIGHMEM], c->pgalloc[PS_ZONE_HIGHMEM]);
+	SET("pgfree", pgfree);
+	for (int n = 0; n < c->m->nr_nodes; n++) {
+		const struct ps_numa_node *nn = &c->node[n];
+
+		if (!(c->m->node_online & (1ull << n)))
+			continue;
+#define NODE(field)                                                   \
+	do {                                                          \
+		snprintf(name, sizeof(name), "node%d." #field, n);    \
+		SET(name, nn->field);                                 \
+	} while (0)
+		NODE(numa_hit);
+		NODE(numa_miss);
+		NODE(numa_foreign);
+		NODE(interleave_hit);
+		NODE(local_node);
+		NODE(other_node);
+#undef NODE
+	}
+	for (int i = 0; i < PS_XF_NR; i++)
+		SET(ps_extfrag_names[i], c->extfrag[i]);
+	for (int t = 0; t < PS_EV_NR; t++) {
+		snprintf(name, sizeof(name), "events_%s", ps_event_names[t]);
+		SET(name, c->events[t]);
+	}
+	SET("alloc_failed", c->alloc_failed);
+	SET("pfn_outside_zones", c->pfn_outside_zones);
+	SET("cpu_without_node", c->cpu_without_node);
+	if (!c->events[PS_EV_FREE] && c->events[PS_EV_FREE_BATCHED])
+		SET("pgfree_from_batched", 1);
+	return 0;
+}

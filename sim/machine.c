@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine.h"
+
+const char *const ps_zone_names[PS_ZONE_NR] = {
+	[PS_ZONE_DMA] = "DMA",
+	[PS_ZONE_DMA32] = "DMA32",
+	[PS_ZONE_NORMAL] = "Normal",
+	[PS_ZONE_HIGHMEM] = "HighMem",
+	[PS_ZONE_MOVABLE] = "Movable",
+	[PS_ZONE_DEVICE] = "Device",
+};
+
+void ps_machine_init(struct ps_machine *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->page_shift = 12;
+	m->pageblock_order = 9;
+	for (int i = 0; i < PS_MAX_CPUS; i++)
+		m->cpu_node[i] = -1;
+}
+
+void ps_machine_assume_x86_64(struct ps_machine *m, int nr_cpus)
+{
+	static const struct {
+		int type;
+		uint64_t start, end;
+	} z[] = {
+		{ PS_ZONE_DMA, 0, 1ull << 12 },
+		{ PS_ZONE_DMA32, 1ull << 12, 1ull << 20 },
+		{ PS_ZONE_NORMAL, 1ull << 20, 1ull << 40 },
+	};
+
+	ps_machine_init(m);
+	m->nr_nodes = 1;
+	m->node_online = 1;
+	m->distance[0][0] = 10;
+	m->nr_cpus = nr_cpus > 0 ? nr_cpus : 1;
+	if (m->nr_cpus > PS_MAX_CPUS)
+		m->nr_cpus = PS_MAX_CPUS;
+	for (int i = 0; i < m->nr_cpus; i++)
+		m->cpu_node[i] = 0;
+	for (int i = 0; i < 3; i++) {
+		struct ps_zone_desc *d = &m->zones[m->nr_zones++];
+
+		d->node = 0;
+		d->type = z[i].type;
+		d->start_pfn = z[i].start;
+		d->spanned = d->present = z[i].end - z[i].start;
+	}
+	m->source = "assumed x86-64 single-node layout";
+	m->assumed = 1;
+}
+
+static int zone_cmp(const void *a, const void *b)
+{
+	const struct ps_zone_desc *x = a, *y = b;
+
+	if (x->start_pfn != y->start_pfn)
+		return x->start_pfn < y->start_pfn ? -1 : 1;
+	return x->node - y->node;
+}
+
+void ps_machine_finish(struct ps_machine *m)
+{
+	qsort(m->zones, m->nr_zones, sizeof(m->zones[0]), zone_cmp);
+}
+
+int ps_machine_zone_of(const struct ps_machine *m, uint64_t pfn)
+{
+	int lo = 0, hi = m->nr_zones - 1, found = -1;
+
+	/* last zone whose start_pfn <= pfn */
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (m->zones[mid].start_pfn <= pfn) {
+			found = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	/* spans may nest (a node's DMA32 span can cover another node's range): walk back */
+	for (int i = found; i >= 0; i--) {
+		const struct ps_zone_desc *z = &m->zones[i];
+
+		if (pfn >= z->start_pfn && pfn < z->start_pfn + z->spanned)
+			return i;
+	}
+	return -1;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * machine.h - a machine's layout as plain data: nodes, their zones and pfn
+ * ranges, CPUs per node, node distances, page size and pageblock order, and
+ * the kernel release.  Filled from a sysroot (trace/sysroot.c), a machine
+ * file, or a pagesim trace file; read by the counters and the model.
+ */
+#ifndef PS_MACHINE_H
+#define PS_MACHINE_H
+
+#include <stdint.h>
+
+#define PS_MAX_NODES 64
+#define PS_MAX_CPUS 1024
+#define PS_MAX_ZONES 256
+#define PS_NR_ORDERS 11		/* orders 0..10 on x86-64, every version */
+#define PS_NR_MT 6		/* pagetypeinfo columns we keep (PS_MT_* < 6) */
+
+enum ps_zone_type {
+	PS_ZONE_DMA,
+	PS_ZONE_DMA32,
+	PS_ZONE_NORMAL,
+	PS_ZONE_HIGHMEM,
+	PS_ZONE_MOVABLE,
+	PS_ZONE_DEVICE,
+	PS_ZONE_NR
+};
+
+extern const char *const ps_zone_names[PS_ZONE_NR];
+
+struct ps_zone_desc {
+	int node;
+	int type;			/* enum ps_zone_type */
+	uint64_t start_pfn;
+	uint64_t spanned, present, managed;
+	uint64_t free_pages;		/* "pages free" */
+	long wmark_min, wmark_low, wmark_high, wmark_boost;
+	long protection[PS_ZONE_NR];	/* lowmem_reserve, by zone type */
+	int nr_protection;
+	int pcp_high, pcp_batch;	/* of the first CPU listed */
+	/* pagetypeinfo: free blocks per order and migratetype; blocks per type */
+	uint64_t nr_free[PS_NR_ORDERS][PS_NR_MT];
+	uint64_t nr_blocks[PS_NR_MT];
+	int have_pagetypeinfo;
+	/* buddyinfo: free blocks per order */
+	uint64_t buddy[PS_NR_ORDERS];
+	int have_buddyinfo;
+};
+
+struct ps_machine {
+	char release[128];		/* "6.1.0-57-amd64", "" when unknown */
+	int kver;			/* PS_KVER, 0 when unknown */
+	int page_shift;			/* 12 */
+	int pageblock_order;		/* 9 on x86-64 with hugetlb */
+	int nr_nodes;			/* highest node id + 1 */
+	uint64_t node_online;		/* bitmap of nodes that exist */
+	int distance[PS_MAX_NODES][PS_MAX_NODES];
+	int nr_cpus;			/* highest CPU id + 1 */
+	int16_t cpu_node[PS_MAX_CPUS];	/* -1 when unknown */
+	int nr_zones;			/* populated zones (spanned > 0), sorted by start_pfn */
+	struct ps_zone_desc zones[PS_MAX_ZONES];
+	const char *source;		/* where it came from, for messages */
+	int assumed;			/* layout assumed, not read */
+};
+
+/* Empty machine: no zones, no CPUs; page_shift 12, pageblock_order 9. */
+void ps_machine_init(struct ps_machine *m);
+
+/*
+ * A stand-in when no layout is given: one node, x86-64 zone boundaries
+ * (DMA below 16 MiB, DMA32 below 4 GiB, Normal above), CPUs on node 0.
+ */
+void ps_machine_assume_x86_64(struct ps_machine *m, int nr_cpus);
+
+/* Index of the zone holding @pfn, or -1 (outside every zone's span). */
+int ps_machine_zone_of(const struct ps_machine *m, uint64_t pfn);
+
+/* Node of @cpu, or -1. */
+static inline int ps_machine_cpu_node(const struct ps_machine *m, int cpu)
+{
+	return cpu >= 0 && cpu < m->nr_cpus ? m->cpu_node[cpu] : -1;
+}
+
+/* Sorts zones by start_pfn; call after adding zones. */
+void ps_machine_finish(struct ps_machine *m);
+
+#endif

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * event.h - the one event record every pagesim reader yields.
+ *
+ * Readers (ftrace text, trace-cmd report text, trace.dat, pagesim files)
+ * normalise kernel-version differences before filling this record:
+ *
+ *  - migratetypes are always in the v4.4+ numbering (PS_MT_*); a v4.0-4.3
+ *    trace's RECLAIMABLE=1 / MOVABLE=2 / RESERVE=3 are translated;
+ *  - gfp flags are pagesim's own stable bits (PS_GFP_*), decoded from the
+ *    kernel's symbolic names, because the kernel's bit values moved between
+ *    releases (6.x "enumerate all gfp flags");
+ *  - pfn is a number whatever the kernel printed (hex, decimal, page= only);
+ *    a failed allocation has pfn PS_PFN_NONE.
+ *
+ * Plain data; no ownership.  @comm points into the reader's buffer and is
+ * valid until the next call to ps_reader_next(); it may be NULL.
+ */
+#ifndef PS_EVENT_H
+#define PS_EVENT_H
+
+#include <stdint.h>
+
+enum ps_event_type {
+	PS_EV_ALLOC,		/* mm_page_alloc */
+	PS_EV_FREE,		/* mm_page_free */
+	PS_EV_FREE_BATCHED,	/* mm_page_free_batched (annotation) */
+	PS_EV_ZONE_LOCKED,	/* mm_page_alloc_zone_locked */
+	PS_EV_PCPU_DRAIN,	/* mm_page_pcpu_drain */
+	PS_EV_EXTFRAG,		/* mm_page_alloc_extfrag */
+	PS_EV_NR
+};
+
+/* Migratetypes in the v4.4..v6.18 numbering. */
+enum ps_migratetype {
+	PS_MT_UNMOVABLE = 0,
+	PS_MT_MOVABLE = 1,
+	PS_MT_RECLAIMABLE = 2,
+	PS_MT_HIGHATOMIC = 3,	/* MIGRATE_PCPTYPES */
+	PS_MT_CMA = 4,
+	PS_MT_ISOLATE = 5,
+	PS_MT_RESERVE = 6,	/* v4.0-4.3 only (MIGRATE_RESERVE) */
+	PS_MT_NR = 7,
+	PS_MT_UNKNOWN = -1
+};
+#define PS_MT_PCPTYPES 3
+
+/* pagesim's gfp bits: kernel flag names, our own (stable) values. */
+#define PS_GFP_DMA		(1u << 0)
+#define PS_GFP_HIGHMEM		(1u << 1)
+#define PS_GFP_DMA32		(1u << 2)
+#define PS_GFP_MOVABLE		(1u << 3)
+#define PS_GFP_RECLAIMABLE	(1u << 4)
+#define PS_GFP_HIGH		(1u << 5)
+#define PS_GFP_IO		(1u << 6)
+#define PS_GFP_FS		(1u << 7)
+#define PS_GFP_ZERO		(1u << 8)
+#define PS_GFP_ATOMIC		(1u << 9)
+#define PS_GFP_DIRECT_RECLAIM	(1u << 10)
+#define PS_GFP_KSWAPD_RECLAIM	(1u << 11)
+#define PS_GFP_WRITE		(1u << 12)
+#define PS_GFP_NOWARN		(1u << 13)
+#define PS_GFP_RETRY_MAYFAIL	(1u << 14)
+#define PS_GFP_NOFAIL		(1u << 15)
+#define PS_GFP_NORETRY		(1u << 16)
+#define PS_GFP_MEMALLOC		(1u << 17)
+#define PS_GFP_COMP		(1u << 18)
+#define PS_GFP_NOMEMALLOC	(1u << 19)
+#define PS_GFP_HARDWALL		(1u << 20)
+#define PS_GFP_THISNODE		(1u << 21)
+#define PS_GFP_ACCOUNT		(1u << 22)
+#define PS_GFP_ZEROTAGS		(1u << 23)
+#define PS_GFP_COLD		(1u << 24)	/* <= v4.14 */
+#define PS_GFP_OTHER_NODE	(1u << 25)	/* <= v4.9 */
+#define PS_GFP_NOLOCKDEP	(1u << 26)
+#define PS_GFP_NO_OBJ_EXT	(1u << 27)
+#define PS_GFP_SKIP_KASAN	(1u << 28)
+#define PS_GFP_NOTRACK		(1u << 29)	/* <= v4.14 */
+#define PS_GFP_UNKNOWN		(1u << 31)	/* a flag pagesim does not know */
+
+#define PS_PFN_NONE UINT64_MAX
+
+/* ev->flags */
+#define PS_EVF_PCPU_REFILL_KNOWN (1u << 0)	/* percpu_refill was a real field */
+
+struct ps_event {
+	uint64_t ts_ns;
+	uint64_t pfn;
+	uint32_t gfp;		/* PS_GFP_* (mm_page_alloc) */
+	int32_t pid;		/* -1 when unknown */
+	uint16_t cpu;
+	uint8_t type;		/* enum ps_event_type */
+	uint8_t order;
+	int8_t migratetype;	/* enum ps_migratetype */
+	uint8_t percpu_refill;	/* mm_page_alloc_zone_locked */
+	uint8_t flags;		/* PS_EVF_* */
+	/* mm_page_alloc_extfrag */
+	uint8_t alloc_order;
+	uint8_t fallback_order;
+	int8_t alloc_migratetype;
+	int8_t fallback_migratetype;
+	uint8_t change_ownership;
+	const char *comm;	/* may be NULL; borrowed */
+};
+
+extern const char *const ps_event_names[PS_EV_NR];
+extern const char *const ps_migratetype_names[PS_MT_NR];
+
+/* Index into ps_event_names for a kmem event name, or -1. */
+int ps_event_type_from_name(const char *name, int len);
+
+#endif

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kvfile.h - "name value" lines (/proc/vmstat, nodeN/numastat, pagesim's
+ * own vmstat-style output) as an ordered list of named 64-bit counters.
+ */
+#ifndef PS_KVFILE_H
+#define PS_KVFILE_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+struct ps_kv_item {
+	char name[64];
+	int64_t value;
+};
+
+struct ps_kv {
+	struct ps_kv_item *items;
+	int nr, cap;
+};
+
+void ps_kv_init(struct ps_kv *kv);
+void ps_kv_free(struct ps_kv *kv);
+/* Sets (or adds) @name; returns 0 or -1 on allocation failure. */
+int ps_kv_set(struct ps_kv *kv, const char *name, int64_t value);
+/* Returns the item or NULL. */
+const struct ps_kv_item *ps_kv_get(const struct ps_kv *kv, const char *name);
+
+/*
+ * Parses "name value" lines; '#' lines and blank lines are ignored.
+ * @prefix (may be NULL) is prepended to every name.  A line that is not
+ * "name integer" is an error naming @file and the line.
+ */
+int ps_kv_parse(struct ps_kv *kv, const char *text, const char *file, const char *prefix,
+		struct ps_error *err);
+int ps_kv_load(struct ps_kv *kv, const char *path, const char *prefix, struct ps_error *err);
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* reader-local.h - what the format back-ends of reader.c share. */
+#ifndef PS_READER_LOCAL_H
+#define PS_READER_LOCAL_H
+
+#include "reader.h"
+#include "stream.h"
+
+struct ps_reader;
+
+struct ps_reader_ops {
+	const char *name;
+	int (*next)(struct ps_reader *r, struct ps_event *ev, struct ps_error *err);
+	void (*close)(struct ps_reader *r);
+};
+
+struct ps_reader {
+	const struct ps_reader_ops *ops;
+	char *path;
+	struct ps_stream *stream;	/* text and pagesim back-ends */
+	void *priv;			/* back-end state */
+	struct ps_reader_opts opts;
+	struct ps_reader_stats stats;
+	char format[64];
+	char release[128];		/* from the trace itself, "" if none */
+	int kver;
+	int pageblock_order;
+	int nr_cpus;
+	uint64_t last_ts;
+};
+
+/* Counts a skip of @reason at @where ("line 12"), with a sample of the input. */
+int ps_reader_skip(struct ps_reader *r, enum ps_skip_reason reason, const char *where,
+		   const char *sample, int sample_len, struct ps_error *err);
+
+/* Book-keeping common to all back-ends once an event is filled. */
+void ps_reader_account(struct ps_reader *r, const struct ps_event *ev);
+
+int ps_text_open(struct ps_reader *r, struct ps_error *err);
+int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err);
+int ps_pgs_open(struct ps_reader *r, struct ps_error *err);
+
+/* Derives a pfn from an x86-64 struct page address (default vmemmap), or PS_PFN_NONE. */
+uint64_t ps_pfn_from_page_addr(uint64_t page);
+
+#endif

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * reader.c - format detection and what all readers share: skip accounting,
+ * event counts, lost-event and ordering statistics.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "kver.h"
+#include "reader-local.h"
+
+static const uint8_t tdat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+int ps_reader_skip(struct ps_reader *r, enum ps_skip_reason reason, const char *where,
+		   const char *sample, int sample_len, struct ps_error *err)
+{
+	static const char *const what[PS_SKIP_NR] = {
+		[PS_SKIP_MALFORMED] = "not an ftrace event line",
+		[PS_SKIP_OTHER_EVENT] = "not a kmem page event",
+		[PS_SKIP_BAD_FIELD] = "kmem event with a missing or bad field",
+	};
+	char *first = r->stats.skip_first[reason];
+
+	if (sample_len > 80)
+		sample_len = 80;
+	if (!r->stats.skipped[reason]++)
+		snprintf(first, sizeof(r->stats.skip_first[0]), "%s:%s: %.*s", r->path, where,
+			 sample_len, sample ? sample : "");
+	if (r->opts.flags & PS_RD_STRICT)
+		return ps_err(err, "%s:%s: %s: '%.*s' (drop --strict to skip and count such input)",
+			      r->path, where, what[reason], sample_len, sample ? sample : "");
+	return 0;
+}
+
+void ps_reader_account(struct ps_reader *r, const struct ps_event *ev)
+{
+	r->stats.events[ev->type]++;
+	if (ev->type == PS_EV_ALLOC && ev->pfn == PS_PFN_NONE)
+		r->stats.alloc_failed++;
+	if (ev->ts_ns < r->last_ts)
+		r->stats.out_of_order++;
+	else
+		r->last_ts = ev->ts_ns;
+	if ((int)ev->cpu > r->stats.max_cpu)
+		r->stats.max_cpu = ev->cpu;
+}
+
+uint64_t ps_pfn_from_page_addr(uint64_t page)
+{
+	/* x86-64 vmemmap_base without KASLR, 64-byte struct page. */
+	const uint64_t base = 0xffffea0000000000ull, end = 0xffffeb0000000000ull;
+
+	if (page < base || page >= end || (page - base) % 64)
+		return PS_PFN_NONE;
+	return (page - base) / 64;
+}
+
+/* Copies the rest of @s into an anonymous memory file for libtracecmd. */
+static int spill_to_memfd(struct ps_stream *s, const char *path, struct ps_error *err)
+{
+	char *buf = malloc(1 << 20);
+	int fd = memfd_create("pagesim-trace.dat", MFD_CLOEXEC);
+	long n;
+
+	if (!buf || fd < 0) {
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		return ps_err(err, "%s: cannot make a buffer to decompress into: %s", path, strerror(errno));
+	}
+	while ((n = ps_stream_read(s, buf, 1 << 20, err)) > 0) {
+		if (write(fd, buf, n) != n) {
+			ps_err(err, "%s: cannot buffer the decompressed trace.dat: %s", path, strerror(errno));
+			n = -1;
+			break;
+		}
+	}
+	free(buf);
+	if (n < 0) {
+		close(fd);
+		return -1;
+	}
+	lseek(fd, 0, SEEK_SET);
+	return fd;
+}
+
+struct ps_reader *ps_reader_open(const char *path, const struct ps_reader_opts *opts,
+				 struct ps_error *err)
+{
+	struct ps_reader *r = calloc(1, sizeof(*r));
+	const uint8_t *head;
+	size_t got = 0;
+	int ret;
+
+	if (!r) {
+		ps_err(err, "out of memory");
+		return NULL;
+	}
+	if (opts)
+		r->opts = *opts;
+	r->path = strdup(path);
+	r->kver = r->opts.kver;
+	r->pageblock_order = -1;
+	r->stats.max_cpu = -1;
+	r->stream = ps_stream_open(path, err);
+	if (!r->path || !r->stream)
+		goto fail;
+	head = ps_stream_peek(r->stream, 16, &got, err);
+	if (!head)
+		goto fail;
+	if (got == 0) {
+		ps_err(err, "%s: the file is empty: give a trace (ftrace text, trace-cmd report text, trace.dat or a pagesim file)", path);
+		goto fail;
+	}
+	if (got >= sizeof(tdat_magic) && !memcmp(head, tdat_magic, sizeof(tdat_magic))) {
+		int fd;
+
+		if (ps_stream_is_zstd(r->stream) || !strcmp(path, "-")) {
+			fd = spill_to_memfd(r->stream, path, err);
+		} else {
+			fd = dup(ps_stream_fd(r->stream));
+			if (fd >= 0)
+				lseek(fd, 0, SEEK_SET);
+		}
+		ps_stream_close(r->stream);
+		r->stream = NULL;
+		if (fd < 0)
+			goto fail;
+		ret = ps_tdat_open(r, fd, err);
+	} else if (got >= 8 && !memcmp(head, "PAGESIM", 7)) {
+		ret = ps_pgs_open(r, err);
+	} else {
+		ret = ps_text_open(r, err);
+	}
+	if (ret < 0)
+		goto fail;
+	return r;
+fail:
+	ps_reader_close(r);
+	return NULL;
+}
+
+int ps_reader_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *err)
+{
+	return r->ops->next(r, ev, err);
+}
+
+const struct ps_reader_stats *ps_reader_stats(const struct ps_reader *r)
+{
+	return &r->stats;
+}
+
+const char *ps_reader_format(const struct ps_reader *r)
+{
+	return r->format;
+}
+
+const char *ps_reader_kernel_release(const struct ps_reader *r)
+{
+	return r->release[0] ? r->release : NULL;
+}
+
+int ps_reader_kver(const struct ps_reader *r)
+{
+	return r->kver;
+}
+
+int ps_reader_pageblock_order(const struct ps_reader *r)
+{
+	return r->pageblock_order;
+}
+
+int ps_reader_nr_cpus(const struct ps_reader *r)
+{
+	return r->nr_cpus;
+}
+
+void ps_reader_close(struct ps_reader *r)
+{
+	if (!r)
+		return;
+	if (r->ops && r->ops->close)
+		r->ops->close(r);
+	ps_stream_close(r->stream);
+	free(r->path);
+	free(r);
+}

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sysroot.c - the kernel's own text files about memory layout and counters.
+ * Each parser is line based, names the file and line of anything it cannot
+ * read, and ignores lines it does not need (their sets differ by version).
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../sim/machine.h"
+#include "event.h"
+#include "kver.h"
+#include "sysroot.h"
+
+char *ps_read_file(const char *path, size_t *lenp, struct ps_error *err)
+{
+	FILE *f = fopen(path, "re");
+	size_t cap = 1 << 16, len = 0;
+	char *buf;
+
+	if (!f) {
+		ps_err(err, "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	buf = malloc(cap + 1);
+	while (buf) {
+		size_t n = fread(buf + len, 1, cap - len, f);
+
+		len += n;
+		if (n == 0)
+			break;
+		if (len == cap) {
+			char *p;
+
+			if (cap >= (64u << 20)) {
+				ps_err(err, "'%s' is larger than 64 MiB: not a kernel text file", path);
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			cap *= 2;
+			p = realloc(buf, cap + 1);
+			if (!p) {
+				free(buf);
+				buf = NULL;
+			}
+			buf = p;
+		}
+	}
+	if (!buf) {
+		ps_err(err, "out of memory reading '%s'", path);
+		fclose(f);
+		return NULL;
+	}
+	if (ferror(f)) {
+		ps_err(err, "cannot read '%s': %s", path, strerror(errno));
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	if (memchr(buf, 0, len)) {
+		ps_err(err, "'%s' holds binary data: expected the kernel's text file", path);
+		free(buf);
+		return NULL;
+	}
+	buf[len] = 0;
+	if (lenp)
+		*lenp = len;
+	return buf;
+}
+
+static int zone_type_from_name(const char *s)
+{
+	for (int i = 0; i < PS_ZONE_NR; i++)
+		if (!strcasecmp(s, ps_zone_names[i]))
+			return i;
+	return -1;
+}
+
+/* Iterates lines: returns the next line in buf (truncated to len-1 bytes). */
+static const char *next_line(const char *p, char *buf, size_t len)
+{
+	const char *eol;
+	size_t n;
+
+	if (!*p)
+		return NULL;
+	eol = strchr(p, '\n');
+	n = eol ? (size_t)(eol - p) : strlen(p);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, p, n);
+	buf[n] = 0;
+	return eol ? eol + 1 : p + strlen(p);
+}
+
+int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err)
+{
+	struct ps_zone_desc cur;
+	int have = 0, line = 0, in_pagesets = 0, pcp_done = 0, cur_index = 0, node_prev = -1;
+	int node_types[PS_MAX_NODES][8];
+	int node_nz[PS_MAX_NODES];
+	int have_start = 0;
+	char buf[512];
+	const char *p = text;
+
+	memset(node_nz, 0, sizeof(node_nz));
+	memset(&cur, 0, sizeof(cur));
+#define FLUSH()                                                                                        \
+	do {                                                                                           \
+		if (have && cur.spanned > 0) {                                                         \
+			if (!have_start)                                                               \
+				return ps_err(err, "%s: zone %s of node %d has no start_pfn line (kernel older than 4.9?): give a newer zoneinfo or a machine file", \
+					      name, ps_zone_names[cur.type], cur.node);               \
+			if (m->nr_zones >= PS_MAX_ZONES)                                               \
+				return ps_err(err, "%s: more than %d zones", name, PS_MAX_ZONES);      \
+			m->zones[m->nr_zones++] = cur;                                                 \
+		}                                                                                      \
+	} while (0)
+
+	while ((p = next_line(p, buf, sizeof(buf)))) {
+		int node, pcpu;
+		char zname[32];
+		unsigned long long v;
+		long lv;
+
+		line++;
+		if (sscanf(buf, "Node %d, zone %31s", &node, zname) == 2) {
+			int type = zone_type_from_name(zname);
+
+			FLUSH();
+			if (node < 0 || node >= PS_MAX_NODES)
+				return ps_err(err, "%s:%d: node %d out of range (at most %d nodes)", name, line, node, PS_MAX_NODES);
+			if (type < 0)
+				return ps_err(err, "%s:%d: unknown zone '%s'", name, line, zname);
+			if (node != node_prev)
+				cur_index = 0;
+			node_prev = node;
+			if (node_nz[node] < 8)
+				node_types[node][node_nz[node]++] = type;
+			memset(&cur, 0, sizeof(cur));
+			cur.node = node;
+			cur.type = type;
+			cur.pcp_high = cur.pcp_batch = -1;
+			have = 1;
+			have_start = 0;
+			in_pagesets = 0;
+			pcp_done = 0;
+			cur_index++;
+			if (node + 1 > m->nr_nodes)
+				m->nr_nodes = node + 1;
+			m->node_online |= 1ull << node;
+			continue;
+		}
+		if (!have)
+			continue;
+		if (sscanf(buf, " pages free %llu", &v) == 1) {
+			cur.free_pages = v;
+		} else if (sscanf(buf, " min %ld", &lv) == 1 && !in_pagesets) {
+			cur.wmark_min = lv;
+		} else if (sscanf(buf, " low %ld", &lv) == 1 && !in_pagesets) {
+			cur.wmark_low = lv;
+		} else if (sscanf(buf, " high %ld", &lv) == 1 && !in_pagesets) {
+			cur.wmark_high = lv;
+		} else if (sscanf(buf, " boost %ld", &lv) == 1) {
+			cur.wmark_boost = lv;
+		} else if (sscanf(buf, " spanned %llu", &v) == 1) {
+			cur.spanned = v;
+		} else if (sscanf(buf, " present %llu", &v) == 1) {
+			cur.present = v;
+		} else if (sscanf(buf, " managed %llu", &v) == 1) {
+			cur.managed = v;
+		} else if (strstr(buf, "protection: (")) {
+			const char *q = strchr(buf, '(') + 1;
+
+			cur.nr_protection = 0;
+			while (*q && *q != ')' && cur.nr_protection < PS_ZONE_NR) {
+				char *end;
+				long x = strtol(q, &end, 10);
+
+				if (end == q)
+					return ps_err(err, "%s:%d: bad protection list '%s'", name, line, buf);
+				cur.protection[cur.nr_protection++] = x;
+				q = end;
+				while (*q == ',' || *q == ' ')
+					q++;
+			}
+		} else if (strstr(buf, "pagesets")) {
+			in_pagesets = 1;
+		} else if (in_pagesets && sscanf(buf, " cpu: %d", &pcpu) == 1) {
+			if (cur.pcp_batch >= 0)
+				pcp_done = 1;
+		} else if (in_pagesets && !pcp_done && sscanf(buf, " high: %ld", &lv) == 1) {
+			cur.pcp_high = lv;
+		} else if (in_pagesets && !pcp_done && sscanf(buf, " batch: %ld", &lv) == 1) {
+			cur.pcp_batch = lv;
+		} else if (sscanf(buf, " start_pfn: %llu", &v) == 1) {
+			cur.start_pfn = v;
+			have_start = 1;
+			in_pagesets = 0;
+		}
+	}
+	FLUSH();
+#undef FLUSH
+	(void)node_types;
+	if (!m->nr_zones)
+		return ps_err(err, "%s: no populated zone found: is this /proc/zoneinfo?", name);
+	ps_machine_finish(m);
+	return 0;
+}
+
+/* Column index -> PS_MT_* for the names pagetypeinfo prints. */
+static int mt_from_name(const char *s)
+{
+	static const struct {
+		const char *n;
+		int mt;
+	} t[] = {
+		{ "Unmovable", PS_MT_UNMOVABLE }, { "Movable", PS_MT_MOVABLE },
+		{ "Reclaimable", PS_MT_RECLAIMABLE }, { "HighAtomic", PS_MT_HIGHATOMIC },
+		{ "Reserve", PS_MT_HIGHATOMIC }, /* 4.0-4.3 MIGRATE_RESERVE shares the slot */
+		{ "CMA", PS_MT_CMA }, { "Isolate", PS_MT_ISOLATE },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(s, t[i].n))
+			return t[i].mt;
+	return -1;
+}
+
+static struct ps_zone_desc *find_zone(struct ps_machine *m, int node, const char *zname)
+{
+	int type = zone_type_from_name(zname);
+
+	for (int i = 0; i < m->nr_zones; i++)
+		if (m->zones[i].node == node && m->zones[i].type == type)
+			return &m->zones[i];
+	return NULL;
+}
+
+int ps_parse_pagetypeinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err)
+{
+	char buf[1024];
+	const char *p = text;
+	int line = 0, cols[8], ncols = 0, pb;
+
+	while ((p = next_line(p, buf, sizeof(buf)))) {
+		int node, n;
+		char zname[32], tname[32];
+
+		line++;
+		if (sscanf(buf, "Page block order: %d", &pb) == 1) {
+			if (pb < 0 || pb > 20)
+				return ps_err(err, "%s:%d: pageblock order %d out of range", name, line, pb);
+			m->pageblock_order = pb;
+		} else if (!strncmp(buf, "Number of blocks type", 21)) {
+			char *q = buf + 21, *tok, *save;
+
+			ncols = 0;
+			for (tok = strtok_r(q, " \t", &save); tok && ncols < 8; tok = strtok_r(NULL, " \t", &save))
+				cols[ncols++] = mt_from_name(tok);
+		} else if (sscanf(buf, "Node %d, zone %31s type %31s%n", &node, zname, tname, &n) == 3 ||
+			   sscanf(buf, "Node %d, zone %31[^,], type %31s%n", &node, zname, tname, &n) == 3) {
+			struct ps_zone_desc *z;
+			int mt = mt_from_name(tname);
+			const char *q = buf + n;
+
+			zname[strcspn(zname, ",")] = 0;
+			z = find_zone(m, node, zname);
+			if (!z || mt < 0 || mt >= PS_NR_MT)
+				continue;	/* empty zone or a type we do not keep */
+			for (int o = 0; o < PS_NR_ORDERS; o++) {
+				char *end;
+				unsigned long long v = strtoull(q, &end, 10);
+
+				if (end == q)
+					return ps_err(err, "%s:%d: expected %d free counts, one per order", name, line, PS_NR_ORDERS);
+				z->nr_free[o][mt] = v;
+				q = end;
+			}
+			z->have_pagetypeinfo = 1;
+		} else if (ncols && sscanf(buf, "Node %d, zone %31s%n", &node, zname, &n) == 2) {
+			struct ps_zone_desc *z = find_zone(m, node, zname);
+			const char *q = buf + n;
+
+			if (!z)
+				continue;
+			for (int c = 0; c < ncols; c++) {
+				char *end;
+				unsigned long long v = strtoull(q, &end, 10);
+
+				if (end == q)
+					return ps_err(err, "%s:%d: expected %d block counts", name, line, ncols);
+				if (cols[c] >= 0 && cols[c] < PS_NR_MT)
+					z->nr_blocks[cols[c]] = v;
+				q = end;
+			}
+		}
+	}
+	return 0;
+}
+
+int ps_parse_buddyinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err)
+{
+	char buf[512];
+	const char *p = text;
+	int line = 0;
+
+	while ((p = next_line(p, buf, sizeof(buf)))) {
+		int node, n;
+		char zname[32];
+		struct ps_zone_desc *z;
+		const char *q;
+
+		line++;
+		if (sscanf(buf, "Node %d, zone %31s%n", &node, zname, &n) != 2)
+			return ps_err(err, "%s:%d: expected 'Node N, zone NAME counts...'", name, line);
+		z = find_zone(m, node, zname);
+		if (!z)
+			continue;
+		q = buf + n;
+		for (int o = 0; o < PS_NR_ORDERS; o++) {
+			char *end;
+			unsigned long long v = strtoull(q, &end, 10);
+
+			if (end == q)
+				return ps_err(err, "%s:%d: expected %d free counts, one per order", name, line, PS_NR_ORDERS);
+			z->buddy[o] = v;
+			q = end;
+		}
+		z->have_buddyinfo = 1;
+	}
+	return 0;
+}
+
+int ps_parse_cpulist(const char *text, int16_t *cpu_node, int node, int *max_cpu)
+{
+	const char *p = text;
+
+	while (*p && *p != '\n') {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0 || a >= PS_MAX_CPUS)
+			return -1;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			p++;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a || b >= PS_MAX_CPUS)
+				return -1;
+			p = end;
+		}
+		for (long c = a; c <= b; c++) {
+			cpu_node[c] = node;
+			if (c + 1 > *max_cpu)
+				*max_cpu = c + 1;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -1;
+	}
+	return 0;
+}
+
+static int load_nodes(const char *dir, struct ps_machine *m, struct ps_error *err)
+{
+	char path[4096];
+
+	for (int node = 0; node < m->nr_nodes; node++) {
+		char *text;
+
+		snprintf(path, sizeof(path), "%s/sys/devices/system/node/node%d/cpulist", dir, node);
+		text = ps_read_file(path, NULL, NULL);
+		if (text) {
+			if (ps_parse_cpulist(text, m->cpu_node, node, &m->nr_cpus) < 0) {
+				free(text);
+				return ps_err(err, "%s: not a CPU list (expected e.g. '0-3,8')", path);
+			}
+			free(text);
+		}
+		snprintf(path, sizeof(path), "%s/sys/devices/system/node/node%d/distance", dir, node);
+		text = ps_read_file(path, NULL, NULL);
+		if (text) {
+			const char *q = text;
+
+			for (int j = 0; j < m->nr_nodes; j++) {
+				char *end;
+				long d = strtol(q, &end, 10);
+
+				if (end == q) {
+					free(text);
+					return ps_err(err, "%s: expected %d distances", path, m->nr_nodes);
+				}
+				m->distance[node][j] = d;
+				q = end;
+			}
+			free(text);
+		} else {
+			for (int j = 0; j < m->nr_nodes; j++)
+				m->distance[node][j] = node == j ? 10 : 20;
+		}
+	}
+	return 0;
+}
+
+static int load_one(const char *dir, const char *rel, int required,
+		    int (*parse)(const char *, const char *, struct ps_machine *, struct ps_error *),
+		    struct ps_machine *m, struct ps_error *err)
+{
+	char path[4096];
+	char *text;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	text = ps_read_file(path, NULL, err);
+	if (!text) {
+		if (!required)
+			return 0;
+		return ps_err(err, "%s (the sysroot needs it: copy /%s of the traced machine there)", err->msg, rel);
+	}
+	ret = parse(text, path, m, err);
+	free(text);
+	return ret;
+}
+
+int ps_sysroot_load_machine(const char *dir, struct ps_machine *m, struct ps_error *err)
+{
+	static char source[4096];
+	char path[4096];
+	char *text;
+	struct stat st;
+
+	ps_machine_init(m);
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return ps_err(err, "sysroot '%s' is not a directory", dir);
+	if (load_one(dir, "proc/zoneinfo", 1, ps_parse_zoneinfo, m, err) < 0)
+		return -1;
+	if (load_one(dir, "proc/pagetypeinfo", 0, ps_parse_pagetypeinfo, m, err) < 0)
+		return -1;
+	if (load_one(dir, "proc/buddyinfo", 0, ps_parse_buddyinfo, m, err) < 0)
+		return -1;
+	if (load_nodes(dir, m, err) < 0)
+		return -1;
+	if (m->nr_cpus == 0) {
+		/* no node directories: a kernel without NUMA; CPUs unknown until the trace says */
+		m->nr_cpus = 0;
+	}
+	snprintf(path, sizeof(path), "%s/proc/sys/kernel/osrelease", dir);
+	text = ps_read_file(path, NULL, NULL);
+	if (text) {
+		text[strcspn(text, "\n")] = 0;
+		snprintf(m->release, sizeof(m->release), "%s", text);
+		m->kver = ps_kver_parse(text);
+		free(text);
+	}
+	snprintf(source, sizeof(source), "sysroot %s", dir);
+	m->source = source;
+	return 0;
+}
+
+int ps_sysroot_load_counters(const char *dir, struct ps_kv *kv, struct ps_error *err)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/proc/vmstat", dir);
+	if (ps_kv_load(kv, path, NULL, err) < 0)
+		return -1;
+	for (int node = 0; node < PS_MAX_NODES; node++) {
+		char prefix[32];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/sys/devices/system/node/node%d/numastat", dir, node);
+		if (stat(path, &st) < 0)
+			continue;
+		snprintf(prefix, sizeof(prefix), "node%d.", node);
+		if (ps_kv_load(kv, path, prefix, err) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sysroot.h - a machine's files laid out as on the live machine
+ * (DIR/proc/zoneinfo, DIR/sys/devices/system/node/node0/cpulist, ...).
+ * "/" reads the live machine.
+ */
+#ifndef PS_SYSROOT_H
+#define PS_SYSROOT_H
+
+#include "../sim/machine.h"
+#include "error.h"
+#include "kvfile.h"
+
+/*
+ * Fills @m from DIR: proc/zoneinfo (required: zones, pfn ranges,
+ * spanned/present/managed, watermarks, pcp high/batch), proc/pagetypeinfo,
+ * proc/buddyinfo, sys/devices/system/node/node*\/{cpulist,distance},
+ * proc/sys/kernel/osrelease (optional).  Returns 0 or -1 with @err naming
+ * the file and line.
+ */
+int ps_sysroot_load_machine(const char *dir, struct ps_machine *m, struct ps_error *err);
+
+/* Parsers of single files, exposed for tests and fuzzing; @name is for messages. */
+int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err);
+int ps_parse_pagetypeinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err);
+int ps_parse_buddyinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err);
+/* "0-3,8,10-11" -> calls set(cpu) per CPU; -1 on syntax error */
+int ps_parse_cpulist(const char *text, int16_t *cpu_node, int node, int *max_cpu);
+
+/*
+ * The kernel's counters of a sysroot: proc/vmstat as-is, plus each node's
+ * numastat as "node<N>.<name>".  Missing numastat files are not an error
+ * (a kernel without NUMA has none); a missing proc/vmstat is.
+ */
+int ps_sysroot_load_counters(const char *dir, struct ps_kv *kv, struct ps_error *err);
+
+/* Reads a whole file (up to 64 MiB) into a NUL-terminated malloc'd buffer. */
+char *ps_read_file(const char *path, size_t *len, struct ps_error *err);
+
+#endif

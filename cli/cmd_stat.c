@@ -77,7 +77,8 @@ static int default_after(const char *sysroot, char *out, size_t len)
 }
 
 /* Trace value vs the kernel's after - before, for every counter both have. */
-static int print_check(FILE *f, const struct ps_kv *trace, const char *before, const char *after)
+static int print_check(FILE *f, const struct ps_kv *trace, const struct ps_fsrc *before,
+		       const struct ps_fsrc *after)
 {
 	struct ps_kv kb, ka;
 	struct ps_error err = { { 0 } };
@@ -85,7 +86,7 @@ static int print_check(FILE *f, const struct ps_kv *trace, const char *before, c
 
 	ps_kv_init(&kb);
 	ps_kv_init(&ka);
-	if (ps_sysroot_load_counters(before, &kb, &err) < 0 || ps_sysroot_load_counters(after, &ka, &err) < 0) {
+	if (ps_sysroot_load_counters_src(before, &kb, &err) < 0 || ps_sysroot_load_counters_src(after, &ka, &err) < 0) {
 		ps_error("--check: %s", err.msg);
 		goto out;
 	}
@@ -152,7 +153,7 @@ int cmd_stat(int argc, char **argv)
 	io.quiet = quiet;
 	if (ps_input_open(&in, &io) < 0)
 		return PS_EXIT_FAIL;
-	if (check && !after) {
+	if (check && !after && !in.embedded) {
 		if (!in.sysroot[0] || !default_after(in.sysroot, after_buf, sizeof(after_buf))) {
 			ps_input_close(&in);
 			return ps_usage_error("stat", "--check needs --after DIR (no after/ beside the sysroot '%s')",
@@ -202,7 +203,16 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	if (check) {
-		if (print_check(out.f, &kv, in.sysroot, after) < 0) {
+		struct ps_fsrc sb, sa;
+
+		if (in.embedded) {
+			ps_fsrc_reader(&sb, in.reader, "before", io.trace);
+			ps_fsrc_reader(&sa, in.reader, "after", io.trace);
+		} else {
+			ps_fsrc_dir(&sb, in.sysroot);
+			ps_fsrc_dir(&sa, after);
+		}
+		if (print_check(out.f, &kv, &sb, &sa) < 0) {
 			ps_out_abort(&out);
 			goto out;
 		}

@@ -63,6 +63,18 @@ int ps_input_open(struct ps_input *in, const struct ps_input_opts *o)
 		ps_error("%s", err.msg);
 		return -1;
 	}
+	if (!in->sysroot[0] && ps_reader_has_snapshots(in->reader)) {
+		/* a pagesim file: the machine it was recorded on travels with it */
+		struct ps_fsrc src;
+
+		ps_fsrc_reader(&src, in->reader, "before", o->trace);
+		if (ps_sysroot_load_machine_src(&src, &in->machine, &err) < 0) {
+			ps_error("%s", err.msg);
+			return -1;
+		}
+		in->embedded = 1;
+		snprintf(in->sysroot, sizeof(in->sysroot), "%s", o->trace);
+	}
 	rel = ps_reader_kernel_release(in->reader);
 	if (rel && in->machine.release[0] && strcmp(rel, in->machine.release))
 		ps_warn("the trace was recorded on kernel %s but the sysroot %s is from %s: is it the same machine?",

@@ -15,7 +15,8 @@ struct ps_input {
 	struct ps_reader *reader;
 	const char *trace;
 	struct ps_machine machine;
-	char sysroot[4096];	/* "" when none */
+	char sysroot[4096];	/* "" when none; the trace's path when embedded */
+	int embedded;		/* the layout came from snapshots inside the trace */
 	int pageblock_order;
 };
 

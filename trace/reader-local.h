@@ -12,6 +12,8 @@ struct ps_reader_ops {
 	const char *name;
 	int (*next)(struct ps_reader *r, struct ps_event *ev, struct ps_error *err);
 	void (*close)(struct ps_reader *r);
+	/* optional: stored sysroot files, see ps_reader_snapshot() */
+	char *(*snapshot)(const struct ps_reader *r, const char *rel, size_t *len);
 };
 
 struct ps_reader {

@@ -179,6 +179,19 @@ int ps_reader_nr_cpus(const struct ps_reader *r)
 	return r->nr_cpus;
 }
 
+char *ps_reader_snapshot(const struct ps_reader *r, const char *rel, size_t *len)
+{
+	return r->ops && r->ops->snapshot ? r->ops->snapshot(r, rel, len) : NULL;
+}
+
+int ps_reader_has_snapshots(const struct ps_reader *r)
+{
+	char *z = ps_reader_snapshot(r, "before/proc/zoneinfo", NULL);
+
+	free(z);
+	return z != NULL;
+}
+
 void ps_reader_close(struct ps_reader *r)
 {
 	if (!r)

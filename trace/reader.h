@@ -14,6 +14,7 @@
 #ifndef PS_READER_H
 #define PS_READER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -84,6 +85,16 @@ int ps_reader_pageblock_order(const struct ps_reader *r);
 
 /* Number of CPUs the trace declares (header), or 0. */
 int ps_reader_nr_cpus(const struct ps_reader *r);
+
+/*
+ * A machine snapshot file stored in the trace itself (pagesim files carry
+ * the before/ and after/ sysroots): @rel is e.g. "before/proc/zoneinfo".
+ * Returns a malloc'd NUL-terminated copy (caller frees), or NULL if absent.
+ */
+char *ps_reader_snapshot(const struct ps_reader *r, const char *rel, size_t *len);
+
+/* Whether the trace carries snapshots (then it needs no --sysroot). */
+int ps_reader_has_snapshots(const struct ps_reader *r);
 
 void ps_reader_close(struct ps_reader *r);
 

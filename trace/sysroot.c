@@ -15,6 +15,7 @@
 #include "../sim/machine.h"
 #include "event.h"
 #include "kver.h"
+#include "reader.h"
 #include "sysroot.h"
 
 char *ps_read_file(const char *path, size_t *lenp, struct ps_error *err)
@@ -370,24 +371,71 @@ int ps_parse_cpulist(const char *text, int16_t *cpu_node, int node, int *max_cpu
 	return 0;
 }
 
-static int load_nodes(const char *dir, struct ps_machine *m, struct ps_error *err)
+static char *dir_read(void *ctx, const char *rel, size_t *len, struct ps_error *err)
 {
 	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", (const char *)ctx, rel);
+	return ps_read_file(path, len, err);
+}
+
+void ps_fsrc_dir(struct ps_fsrc *src, const char *dir)
+{
+	src->read = dir_read;
+	src->ctx = (void *)dir;
+	src->name = dir;
+}
+
+struct reader_src {
+	struct ps_reader *r;
+	char prefix[32];
+};
+
+static char *reader_read(void *ctx, const char *rel, size_t *len, struct ps_error *err)
+{
+	struct reader_src *rs = ctx;
+	char path[512];
+	char *text;
+
+	snprintf(path, sizeof(path), "%s/%s", rs->prefix, rel);
+	text = ps_reader_snapshot(rs->r, path, len);
+	if (!text)
+		ps_err(err, "the trace holds no snapshot of %s", path);
+	return text;
+}
+
+void ps_fsrc_reader(struct ps_fsrc *src, struct ps_reader *r, const char *prefix, const char *name)
+{
+	static __thread struct reader_src rs[2];
+	static __thread char names[2][4096];
+	int i = strcmp(prefix, "before") != 0;
+
+	rs[i].r = r;
+	snprintf(rs[i].prefix, sizeof(rs[i].prefix), "%s", prefix);
+	snprintf(names[i], sizeof(names[i]), "%s (%s)", name, prefix);
+	src->read = reader_read;
+	src->ctx = &rs[i];
+	src->name = names[i];
+}
+
+static int load_nodes(const struct ps_fsrc *src, struct ps_machine *m, struct ps_error *err)
+{
+	char rel[256];
 
 	for (int node = 0; node < m->nr_nodes; node++) {
 		char *text;
 
-		snprintf(path, sizeof(path), "%s/sys/devices/system/node/node%d/cpulist", dir, node);
-		text = ps_read_file(path, NULL, NULL);
+		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/cpulist", node);
+		text = src->read(src->ctx, rel, NULL, NULL);
 		if (text) {
 			if (ps_parse_cpulist(text, m->cpu_node, node, &m->nr_cpus) < 0) {
 				free(text);
-				return ps_err(err, "%s: not a CPU list (expected e.g. '0-3,8')", path);
+				return ps_err(err, "%s/%s: not a CPU list (expected e.g. '0-3,8')", src->name, rel);
 			}
 			free(text);
 		}
-		snprintf(path, sizeof(path), "%s/sys/devices/system/node/node%d/distance", dir, node);
-		text = ps_read_file(path, NULL, NULL);
+		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/distance", node);
+		text = src->read(src->ctx, rel, NULL, NULL);
 		if (text) {
 			const char *q = text;
 
@@ -397,7 +445,7 @@ static int load_nodes(const char *dir, struct ps_machine *m, struct ps_error *er
 
 				if (end == q) {
 					free(text);
-					return ps_err(err, "%s: expected %d distances", path, m->nr_nodes);
+					return ps_err(err, "%s/%s: expected %d distances", src->name, rel, m->nr_nodes);
 				}
 				m->distance[node][j] = d;
 				q = end;
@@ -411,78 +459,99 @@ static int load_nodes(const char *dir, struct ps_machine *m, struct ps_error *er
 	return 0;
 }
 
-static int load_one(const char *dir, const char *rel, int required,
+static int load_one(const struct ps_fsrc *src, const char *rel, int required,
 		    int (*parse)(const char *, const char *, struct ps_machine *, struct ps_error *),
 		    struct ps_machine *m, struct ps_error *err)
 {
-	char path[4096];
+	char name[4096];
 	char *text;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	text = ps_read_file(path, NULL, err);
+	snprintf(name, sizeof(name), "%s/%s", src->name, rel);
+	text = src->read(src->ctx, rel, NULL, err);
 	if (!text) {
 		if (!required)
 			return 0;
 		return ps_err(err, "%s (the sysroot needs it: copy /%s of the traced machine there)", err->msg, rel);
 	}
-	ret = parse(text, path, m, err);
+	ret = parse(text, name, m, err);
 	free(text);
 	return ret;
 }
 
-int ps_sysroot_load_machine(const char *dir, struct ps_machine *m, struct ps_error *err)
+int ps_sysroot_load_machine_src(const struct ps_fsrc *src, struct ps_machine *m, struct ps_error *err)
 {
-	static char source[4096];
-	char path[4096];
+	static __thread char source[4096];
 	char *text;
-	struct stat st;
 
 	ps_machine_init(m);
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return ps_err(err, "sysroot '%s' is not a directory", dir);
-	if (load_one(dir, "proc/zoneinfo", 1, ps_parse_zoneinfo, m, err) < 0)
+	if (load_one(src, "proc/zoneinfo", 1, ps_parse_zoneinfo, m, err) < 0)
 		return -1;
-	if (load_one(dir, "proc/pagetypeinfo", 0, ps_parse_pagetypeinfo, m, err) < 0)
+	if (load_one(src, "proc/pagetypeinfo", 0, ps_parse_pagetypeinfo, m, err) < 0)
 		return -1;
-	if (load_one(dir, "proc/buddyinfo", 0, ps_parse_buddyinfo, m, err) < 0)
+	if (load_one(src, "proc/buddyinfo", 0, ps_parse_buddyinfo, m, err) < 0)
 		return -1;
-	if (load_nodes(dir, m, err) < 0)
+	if (load_nodes(src, m, err) < 0)
 		return -1;
-	if (m->nr_cpus == 0) {
-		/* no node directories: a kernel without NUMA; CPUs unknown until the trace says */
-		m->nr_cpus = 0;
-	}
-	snprintf(path, sizeof(path), "%s/proc/sys/kernel/osrelease", dir);
-	text = ps_read_file(path, NULL, NULL);
+	text = src->read(src->ctx, "proc/sys/kernel/osrelease", NULL, NULL);
 	if (text) {
 		text[strcspn(text, "\n")] = 0;
 		snprintf(m->release, sizeof(m->release), "%s", text);
 		m->kver = ps_kver_parse(text);
 		free(text);
 	}
-	snprintf(source, sizeof(source), "sysroot %s", dir);
+	snprintf(source, sizeof(source), "sysroot %s", src->name);
 	m->source = source;
+	return 0;
+}
+
+int ps_sysroot_load_machine(const char *dir, struct ps_machine *m, struct ps_error *err)
+{
+	struct ps_fsrc src;
+	struct stat st;
+
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return ps_err(err, "sysroot '%s' is not a directory", dir);
+	ps_fsrc_dir(&src, dir);
+	return ps_sysroot_load_machine_src(&src, m, err);
+}
+
+int ps_sysroot_load_counters_src(const struct ps_fsrc *src, struct ps_kv *kv, struct ps_error *err)
+{
+	char rel[256], name[4096];
+	char *text;
+
+	text = src->read(src->ctx, "proc/vmstat", NULL, err);
+	if (!text)
+		return -1;
+	snprintf(name, sizeof(name), "%s/proc/vmstat", src->name);
+	if (ps_kv_parse(kv, text, name, NULL, err) < 0) {
+		free(text);
+		return -1;
+	}
+	free(text);
+	for (int node = 0; node < PS_MAX_NODES; node++) {
+		char prefix[32];
+
+		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/numastat", node);
+		text = src->read(src->ctx, rel, NULL, NULL);
+		if (!text)
+			continue;
+		snprintf(prefix, sizeof(prefix), "node%d.", node);
+		snprintf(name, sizeof(name), "%s/%s", src->name, rel);
+		if (ps_kv_parse(kv, text, name, prefix, err) < 0) {
+			free(text);
+			return -1;
+		}
+		free(text);
+	}
 	return 0;
 }
 
 int ps_sysroot_load_counters(const char *dir, struct ps_kv *kv, struct ps_error *err)
 {
-	char path[4096];
+	struct ps_fsrc src;
 
-	snprintf(path, sizeof(path), "%s/proc/vmstat", dir);
-	if (ps_kv_load(kv, path, NULL, err) < 0)
-		return -1;
-	for (int node = 0; node < PS_MAX_NODES; node++) {
-		char prefix[32];
-		struct stat st;
-
-		snprintf(path, sizeof(path), "%s/sys/devices/system/node/node%d/numastat", dir, node);
-		if (stat(path, &st) < 0)
-			continue;
-		snprintf(prefix, sizeof(prefix), "node%d.", node);
-		if (ps_kv_load(kv, path, prefix, err) < 0)
-			return -1;
-	}
-	return 0;
+	ps_fsrc_dir(&src, dir);
+	return ps_sysroot_load_counters_src(&src, kv, err);
 }

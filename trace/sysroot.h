@@ -20,6 +20,27 @@
  */
 int ps_sysroot_load_machine(const char *dir, struct ps_machine *m, struct ps_error *err);
 
+/*
+ * Where sysroot files come from: a directory, or the snapshots stored in a
+ * pagesim trace file.  read() returns a malloc'd NUL-terminated text for a
+ * path relative to the sysroot ("proc/zoneinfo"), or NULL with @err filled.
+ */
+struct ps_fsrc {
+	char *(*read)(void *ctx, const char *rel, size_t *len, struct ps_error *err);
+	void *ctx;
+	const char *name;	/* for messages: "sysroot DIR", "FILE (before/)" */
+};
+
+/* A source over directory @dir (ctx is the dir string). */
+void ps_fsrc_dir(struct ps_fsrc *src, const char *dir);
+
+struct ps_reader;
+/* A source over the snapshots stored in a trace, under @prefix ("before" or "after"). */
+void ps_fsrc_reader(struct ps_fsrc *src, struct ps_reader *r, const char *prefix, const char *name);
+
+int ps_sysroot_load_machine_src(const struct ps_fsrc *src, struct ps_machine *m, struct ps_error *err);
+int ps_sysroot_load_counters_src(const struct ps_fsrc *src, struct ps_kv *kv, struct ps_error *err);
+
 /* Parsers of single files, exposed for tests and fuzzing; @name is for messages. */
 int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err);
 int ps_parse_pagetypeinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err);

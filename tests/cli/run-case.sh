@@ -1,0 +1,85 @@
+#!/bin/bash
+# run-case.sh PAGESIM SRCDIR CASEFILE - one golden CLI test.
+#
+# A case file holds "key: value" lines:
+#   args: ARGS...          pagesim's arguments (word-split; @SRC@ @SHARED@ @TMP@ expanded)
+#   sh: COMMAND            instead of args: a shell command; $PAGESIM is the binary
+#   exit: N                expected exit status (default 0)
+#   stdout: FILE           stdout must equal tests/cli/expected/FILE
+#                          (PAGESIM_UPDATE=1 rewrites it)
+#   stdout-has: TEXT       stdout must contain TEXT (repeatable)
+#   stderr-has: TEXT       stderr must contain TEXT (repeatable)
+#   stderr-empty: yes      nothing on stderr
+#   needs: shared|root|tracefs   skip (exit 77) when missing
+#   file-absent: PATH      PATH must not exist afterwards (@TMP@ expanded)
+# Lines starting with '#' describe the case.
+set -u
+PAGESIM=$1 SRC=$2 CASE=$3
+SHARED=${PAGESIM_SHARED:-$SRC/../shared}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export PAGESIM
+
+expand() { local s=$1; s=${s//@SRC@/$SRC}; s=${s//@SHARED@/$SHARED}; s=${s//@TMP@/$TMP}; printf '%s' "$s"; }
+
+args= shcmd= want_exit=0 stdout_file=
+declare -a out_has=() err_has=() absent=()
+err_empty=
+while IFS= read -r line || [ -n "$line" ]; do
+	case "$line" in
+	'#'*|'') ;;
+	args:*) args=$(expand "${line#args: }") ;;
+	sh:*) shcmd=$(expand "${line#sh: }") ;;
+	exit:*) want_exit=${line#exit: } ;;
+	stdout:*) stdout_file=${line#stdout: } ;;
+	stdout-has:*) out_has+=("$(expand "${line#stdout-has: }")") ;;
+	stderr-has:*) err_has+=("$(expand "${line#stderr-has: }")") ;;
+	stderr-empty:*) err_empty=1 ;;
+	file-absent:*) absent+=("$(expand "${line#file-absent: }")") ;;
+	needs:*)
+		case "${line#needs: }" in
+		shared) [ -d "$SHARED/traces" ] || { echo "SKIP: no $SHARED/traces"; exit 77; } ;;
+		root) [ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; } ;;
+		tracefs) [ -w /sys/kernel/tracing/instances ] || { echo "SKIP: no writable tracefs"; exit 77; } ;;
+		esac ;;
+	*) echo "bad case line: $line"; exit 99 ;;
+	esac
+done < "$CASE"
+
+cd "$TMP"
+if [ -n "$shcmd" ]; then
+	bash -c "$shcmd" > "$TMP/stdout" 2> "$TMP/stderr"
+else
+	# shellcheck disable=SC2086
+	"$PAGESIM" $args > "$TMP/stdout" 2> "$TMP/stderr"
+fi
+got_exit=$?
+fail=0
+if [ "$got_exit" != "$want_exit" ]; then
+	echo "FAIL: exit $got_exit, want $want_exit"; fail=1
+fi
+if [ -n "$stdout_file" ]; then
+	exp="$SRC/tests/cli/expected/$stdout_file"
+	if [ "${PAGESIM_UPDATE:-}" = 1 ]; then
+		cp "$TMP/stdout" "$exp"
+	elif ! diff -u "$exp" "$TMP/stdout"; then
+		echo "FAIL: stdout differs from $exp"; fail=1
+	fi
+fi
+for s in "${out_has[@]}"; do
+	grep -qF -- "$s" "$TMP/stdout" || { echo "FAIL: stdout lacks: $s"; fail=1; }
+done
+for s in "${err_has[@]}"; do
+	grep -qF -- "$s" "$TMP/stderr" || { echo "FAIL: stderr lacks: $s"; fail=1; }
+done
+if [ -n "$err_empty" ] && [ -s "$TMP/stderr" ]; then
+	echo "FAIL: stderr not empty"; fail=1
+fi
+for p in "${absent[@]}"; do
+	[ -e "$p" ] && { echo "FAIL: $p exists"; fail=1; }
+done
+if [ $fail != 0 ]; then
+	echo "--- stderr:"; head -c 3000 "$TMP/stderr"
+	echo "--- stdout (head):"; head -c 2000 "$TMP/stdout"
+fi
+exit $fail

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_sysroot.c - zoneinfo, pagetypeinfo, buddyinfo, cpulist and "name value" parsers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../sim/machine.h"
+#include "../../trace/sysroot.h"
+#include "check.h"
+
+static const char zoneinfo[] =
+	"Node 0, zone      DMA\n"
+	"  per-node stats\n"
+	"      nr_inactive_anon 37\n"
+	"  pages free     3808\n"
+	"        boost    0\n"
+	"        min      22\n"
+	"        low      27\n"
+	"        high     32\n"
+	"        spanned  4095\n"
+	"        present  3998\n"
+	"        managed  3840\n"
+	"        cma      0\n"
+	"        protection: (0, 63, 186, 186, 186)\n"
+	"      nr_free_pages 3808\n"
+	"  pagesets\n"
+	"    cpu: 0\n"
+	"              count: 0\n"
+	"              high:  13\n"
+	"              batch: 1\n"
+	"  vm stats threshold: 6\n"
+	"    cpu: 1\n"
+	"              count: 0\n"
+	"              high:  99\n"
+	"              batch: 7\n"
+	"  node_unreclaimable:  0\n"
+	"  start_pfn:           1\n"
+	"Node 0, zone   Normal\n"
+	"  pages free     20561\n"
+	"        min      100\n"
+	"        low      125\n"
+	"        high     150\n"
+	"        spanned  32768\n"
+	"        present  32768\n"
+	"        managed  31573\n"
+	"        protection: (0, 0, 0, 0, 0)\n"
+	"  start_pfn:           1048576\n"
+	"Node 0, zone  Movable\n"
+	"  pages free     0\n"
+	"        spanned  0\n"
+	"        present  0\n"
+	"Node 1, zone   Normal\n"
+	"  pages free     53843\n"
+	"        spanned  65536\n"
+	"        present  65536\n"
+	"        managed  64318\n"
+	"  start_pfn:           1081344\n";
+
+static const char pagetypeinfo[] =
+	"Page block order: 9\n"
+	"Pages per block:  512\n"
+	"\n"
+	"Free pages count per migrate type at order       0      1      2      3      4      5      6      7      8      9     10 \n"
+	"Node    0, zone   Normal, type    Unmovable      3     14      8      3      3      0      1      0      1      0      0 \n"
+	"Node    0, zone   Normal, type      Movable     14      8      4      0      0      1      1      3      1      0     18 \n"
+	"\n"
+	"Number of blocks type     Unmovable      Movable  Reclaimable   HighAtomic      Isolate \n"
+	"Node 0, zone   Normal           18           40            6            0            0 \n";
+
+static void test_zoneinfo(void)
+{
+	struct ps_machine *m = malloc(sizeof(*m));
+	struct ps_error err;
+
+	ps_machine_init(m);
+	CHECK_EQ(ps_parse_zoneinfo(zoneinfo, "zoneinfo", m, &err), 0);
+	CHECK_EQ(m->nr_zones, 3);	/* the empty Movable zone is not kept */
+	CHECK_EQ(m->nr_nodes, 2);
+	CHECK_EQ(m->zones[0].type, PS_ZONE_DMA);
+	CHECK_EQ(m->zones[0].start_pfn, 1);
+	CHECK_EQ(m->zones[0].spanned, 4095);
+	CHECK_EQ(m->zones[0].managed, 3840);
+	CHECK_EQ(m->zones[0].wmark_min, 22);
+	CHECK_EQ(m->zones[0].wmark_high, 32);
+	CHECK_EQ(m->zones[0].pcp_high, 13);	/* first CPU's pageset */
+	CHECK_EQ(m->zones[0].pcp_batch, 1);
+	CHECK_EQ(m->zones[0].nr_protection, 5);
+	CHECK_EQ(m->zones[0].protection[2], 186);
+	CHECK_EQ(m->zones[2].node, 1);
+	CHECK_EQ(ps_machine_zone_of(m, 0), -1);
+	CHECK_EQ(ps_machine_zone_of(m, 1), 0);
+	CHECK_EQ(ps_machine_zone_of(m, 4095), 0);
+	CHECK_EQ(ps_machine_zone_of(m, 4096), -1);
+	CHECK_EQ(ps_machine_zone_of(m, 1048576), 1);
+	CHECK_EQ(ps_machine_zone_of(m, 1081344), 2);
+	CHECK_EQ(ps_machine_zone_of(m, 1081344 + 65536), -1);
+
+	CHECK_EQ(ps_parse_pagetypeinfo(pagetypeinfo, "pagetypeinfo", m, &err), 0);
+	CHECK_EQ(m->pageblock_order, 9);
+	CHECK_EQ(m->zones[1].nr_free[10][1], 18);
+	CHECK_EQ(m->zones[1].nr_free[1][0], 14);
+	CHECK_EQ(m->zones[1].nr_blocks[0], 18);
+	CHECK_EQ(m->zones[1].nr_blocks[2], 6);	/* Reclaimable is the third column */
+
+	CHECK_EQ(ps_parse_buddyinfo("Node 0, zone   Normal     17     25     12      4      4      2      3      3      3      1     18 \n",
+				    "buddyinfo", m, &err), 0);
+	CHECK_EQ(m->zones[1].buddy[0], 17);
+	CHECK_EQ(m->zones[1].buddy[10], 18);
+	CHECK_EQ(ps_parse_buddyinfo("Node 0, zone   Normal 1 2\n", "buddyinfo", m, &err), -1);
+	CHECK(strstr(err.msg, "buddyinfo:1:") != NULL);
+
+	/* a zone without start_pfn (kernel < 4.9) is an error, not a zone at pfn 0 */
+	ps_machine_init(m);
+	CHECK_EQ(ps_parse_zoneinfo("Node 0, zone Normal\n spanned 10\n", "old", m, &err), -1);
+	CHECK(strstr(err.msg, "start_pfn") != NULL);
+	ps_machine_init(m);
+	CHECK_EQ(ps_parse_zoneinfo("hello\n", "junk", m, &err), -1);
+	free(m);
+}
+
+static void test_cpulist(void)
+{
+	int16_t node[PS_MAX_CPUS];
+	int max = 0;
+
+	memset(node, 0xff, sizeof(node));
+	CHECK_EQ(ps_parse_cpulist("0-3,8,10-11\n", node, 1, &max), 0);
+	CHECK_EQ(max, 12);
+	CHECK_EQ(node[3], 1);
+	CHECK_EQ(node[4], -1);
+	CHECK_EQ(node[11], 1);
+	CHECK_EQ(ps_parse_cpulist("3-1", node, 0, &max), -1);
+	CHECK_EQ(ps_parse_cpulist("x", node, 0, &max), -1);
+	CHECK_EQ(ps_parse_cpulist("\n", node, 0, &max), 0);	/* a memory-only node */
+}
+
+static void test_kv(void)
+{
+	struct ps_kv kv;
+	struct ps_error err;
+
+	ps_kv_init(&kv);
+	CHECK_EQ(ps_kv_parse(&kv, "numa_hit 5\nnuma_miss 7\n\n", "vmstat", "node1.", &err), 0);
+	CHECK_EQ(ps_kv_get(&kv, "node1.numa_miss")->value, 7);
+	CHECK_EQ(ps_kv_parse(&kv, "numa_hit 5\nbroken\n", "vmstat", NULL, &err), -1);
+	CHECK(strstr(err.msg, "vmstat:2:") != NULL);
+	ps_kv_free(&kv);
+}
+
+int main(void)
+{
+	test_zoneinfo();
+	test_cpulist();
+	test_kv();
+	CHECK_DONE();
+}

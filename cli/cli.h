@@ -23,6 +23,8 @@ struct ps_command {
 };
 
 int cmd_stat(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* "pagesim: <msg>" on stderr */
 void ps_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

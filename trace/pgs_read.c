@@ -1,8 +1,637 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* pgs_read.c - pagesim's own trace files (see docs/pagesim-format.md). */
+/*
+ * pgs_read.c - pagesim's own trace files (see docs/pagesim-format.md).
+ *
+ * The file is mapped (or, from a pipe or a zstd wrapper, read into memory)
+ * and its sections are indexed at open: blobs by name, event frames by
+ * offset, the STAT section into the reader's statistics.  A file that ends
+ * inside a section or without its END section was cut short: the whole
+ * frames before the cut are read and stats.truncated says where it stopped.
+ * Frames are decompressed one at a time and decoded column by column
+ * straight into the caller's event: no allocation, no string work per
+ * event.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zstd.h>
+
+#include "kver.h"
+#include "pgs.h"
 #include "reader-local.h"
+
+struct blob {
+	const char *name;
+	int name_len;
+	uint64_t raw_len;
+	const uint8_t *z;
+	size_t zlen;
+};
+
+struct frame {
+	uint64_t off;		/* of the section header */
+	uint32_t nr, raw_len;
+	const uint8_t *z;
+	size_t zlen;
+};
+
+struct comm_map {
+	int32_t pid;
+	const char *comm;
+};
+
+struct pgs_state {
+	const uint8_t *map;
+	size_t size;
+	int mapped;
+	struct blob *blobs;
+	int nr_blobs;
+	struct frame *frames;
+	int nr_frames, cur;
+	ZSTD_DCtx *dctx;
+	uint8_t *raw;
+	size_t raw_cap;
+	/* cursors into the frame being read */
+	const uint8_t *col[PS_PGS_NR_COLS], *end[PS_PGS_NR_COLS];
+	uint32_t left;
+	uint64_t prev_ts;
+	uint16_t prev_cpu;
+	int32_t pid[PS_PGS_MAX_CPU_STATE];
+	uint64_t pfn[PS_PGS_MAX_CPU_STATE];
+	/* pid -> comm, sorted by pid */
+	char *comm_text;
+	struct comm_map *comms;
+	int nr_comms;
+	int cut;		/* the file was cut short (message already in stats) */
+};
+
+static uint16_t get16(const uint8_t *p)
+{
+	return p[0] | p[1] << 8;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+/* Reads a varint; NULL on a varint that runs past @end or is longer than 10 bytes. */
+static inline const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
+{
+	uint64_t x = 0;
+	int shift = 0;
+
+	if (__builtin_expect(end - p >= 10, 1)) {
+		while (*p & 0x80) {
+			x |= (uint64_t)(*p++ & 0x7f) << shift;
+			shift += 7;
+			if (shift > 63)
+				return NULL;
+		}
+	} else {
+		while (p < end && (*p & 0x80)) {
+			x |= (uint64_t)(*p++ & 0x7f) << shift;
+			shift += 7;
+			if (shift > 63)
+				return NULL;
+		}
+		if (p >= end)
+			return NULL;
+	}
+	*v = x | (uint64_t)*p++ << shift;
+	return p;
+}
+
+static void set_truncated(struct ps_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void set_truncated(struct ps_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->stats.truncated = 1;
+	va_start(ap, fmt);
+	vsnprintf(r->stats.truncated_msg, sizeof(r->stats.truncated_msg), fmt, ap);
+	va_end(ap);
+}
+
+/* Loads the file into memory: mapped when it is a plain file. */
+static int load(struct ps_reader *r, struct pgs_state *st, struct ps_error *err)
+{
+	int fd = ps_stream_fd(r->stream);
+	struct stat sb;
+	size_t cap = 1 << 20, len = 0;
+	uint8_t *buf;
+	long n;
+
+	if (!ps_stream_is_zstd(r->stream) && fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+		if (sb.st_size == 0)
+			return ps_err(err, "%s: the file is empty", r->path);
+		st->map = mmap(NULL, sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (st->map == MAP_FAILED) {
+			st->map = NULL;
+			return ps_err(err, "%s: cannot map the file: %s", r->path, strerror(errno));
+		}
+		madvise((void *)st->map, sb.st_size, MADV_SEQUENTIAL);
+		st->size = sb.st_size;
+		st->mapped = 1;
+		return 0;
+	}
+	buf = malloc(cap);
+	while (buf) {
+		if (len == cap) {
+			uint8_t *nb = realloc(buf, cap * 2);
+
+			if (!nb)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+		n = ps_stream_read(r->stream, buf + len, cap - len, err);
+		if (n < 0) {
+			/* a cut zstd wrapper: use what came through, report the cut */
+			set_truncated(r, "%s", err->msg);
+			break;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	if (!buf)
+		return ps_err(err, "%s: out of memory reading the file", r->path);
+	st->map = buf;
+	st->size = len;
+	return 0;
+}
+
+static int cmp_comm(const void *a, const void *b)
+{
+	const struct comm_map *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static char *blob_text(const struct pgs_state *st, const struct blob *b, size_t *len);
+
+static void load_comms(struct pgs_state *st)
+{
+	size_t len;
+	char *p;
+	int cap = 0;
+
+	for (int i = 0; i < st->nr_blobs; i++) {
+		if (st->blobs[i].name_len != 4 || memcmp(st->blobs[i].name, "comm", 4))
+			continue;
+		st->comm_text = blob_text(st, &st->blobs[i], &len);
+		break;
+	}
+	if (!st->comm_text)
+		return;
+	for (p = st->comm_text; *p; p++)
+		cap += *p == '\n';
+	st->comms = calloc(cap + 1, sizeof(*st->comms));
+	if (!st->comms)
+		return;
+	for (p = st->comm_text; *p && st->nr_comms < cap;) {
+		char *nl = strchr(p, '\n'), *sp = strchr(p, ' ');
+
+		if (!nl)
+			break;
+		*nl = 0;
+		if (sp && sp < nl) {
+			st->comms[st->nr_comms].pid = atoi(p);
+			st->comms[st->nr_comms++].comm = sp + 1;
+		}
+		p = nl + 1;
+	}
+	qsort(st->comms, st->nr_comms, sizeof(*st->comms), cmp_comm);
+}
+
+static const char *comm_of(const struct pgs_state *st, int32_t pid)
+{
+	int lo = 0, hi = st->nr_comms - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (st->comms[mid].pid == pid)
+			return st->comms[mid].comm;
+		if (st->comms[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+/* STAT: "key value" lines. */
+static void parse_stat(struct ps_reader *r, const char *p, size_t len)
+{
+	const char *end = p + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		char line[512];
+		unsigned long long a, b, c, d;
+		int i, cpu, n;
+
+		if (!nl)
+			nl = end;
+		n = nl - p < (long)sizeof(line) - 1 ? nl - p : (int)sizeof(line) - 1;
+		memcpy(line, p, n);
+		line[n] = 0;
+		p = nl + 1;
+		if (sscanf(line, "lost_events %llu", &a) == 1)
+			r->stats.lost_events += a;
+		else if (sscanf(line, "lost_markers %llu", &a) == 1)
+			r->stats.lost_markers += a;
+		else if (sscanf(line, "lost_unknown %llu", &a) == 1)
+			r->stats.lost_unknown += a;
+		else if (sscanf(line, "lost_overwritten %llu", &a) == 1)
+			r->stats.lost_overwritten += a;
+		else if (sscanf(line, "pfn_from_page %llu", &a) == 1)
+			r->stats.pfn_from_page += a;
+		else if (!strncmp(line, "truncated ", 10))
+			set_truncated(r, "%s", line + 10);
+		else if (sscanf(line, "skipped.%d %llu", &i, &a) == 2 && i >= 0 && i < PS_SKIP_NR)
+			r->stats.skipped[i] += a;
+		else if (sscanf(line, "skip_first.%d %n", &i, &n) == 1 && i >= 0 && i < PS_SKIP_NR)
+			snprintf(r->stats.skip_first[i], sizeof(r->stats.skip_first[i]), "%s", line + n);
+		else if (sscanf(line, "cpu%d.lost %llu %llu %llu %llu", &cpu, &a, &b, &c, &d) == 5) {
+			/* overrun and missed-event reports count the same lost events */
+			uint64_t lost = a > b ? a : b;
+
+			r->stats.lost_events += lost;
+			r->stats.lost_markers += lost && !c ? 1 : c;
+			r->stats.lost_unknown += d;
+		}
+	}
+}
+
+static int add_blob(struct pgs_state *st, const uint8_t *p, size_t len)
+{
+	struct blob *b;
+	int nlen;
+
+	if (len < 10)
+		return -1;
+	nlen = get16(p);
+	if (nlen == 0 || 2 + (size_t)nlen + 8 > len)
+		return -1;
+	if (!(st->nr_blobs & 63)) {
+		struct blob *nb = realloc(st->blobs, (st->nr_blobs + 64) * sizeof(*nb));
+
+		if (!nb)
+			return -1;
+		st->blobs = nb;
+	}
+	b = &st->blobs[st->nr_blobs++];
+	b->name = (const char *)p + 2;
+	b->name_len = nlen;
+	b->raw_len = get64(p + 2 + nlen);
+	b->z = p + 2 + nlen + 8;
+	b->zlen = len - 2 - nlen - 8;
+	return 0;
+}
+
+static int add_frame(struct pgs_state *st, uint64_t off, const uint8_t *p, size_t len)
+{
+	struct frame *f;
+
+	if (len < 8)
+		return -1;
+	if (!(st->nr_frames & 255)) {
+		struct frame *nf = realloc(st->frames, (st->nr_frames + 256) * sizeof(*nf));
+
+		if (!nf)
+			return -1;
+		st->frames = nf;
+	}
+	f = &st->frames[st->nr_frames++];
+	f->off = off;
+	f->nr = get32(p);
+	f->raw_len = get32(p + 4);
+	f->z = p + 8;
+	f->zlen = len - 8;
+	return 0;
+}
+
+static int index_sections(struct ps_reader *r, struct pgs_state *st, uint64_t hsize, struct ps_error *err)
+{
+	uint64_t off = hsize, events = 0;
+	int ended = 0;
+
+	while (off < st->size) {
+		const uint8_t *h = st->map + off;
+		uint64_t len;
+
+		if (st->size - off < PS_PGS_SECTION_HEADER) {
+			set_truncated(r, "%s: the file is cut short at byte %llu (inside a section header) after %d whole event frames (%llu events): it was not closed properly (crash or full disk?)",
+				      r->path, (unsigned long long)off, st->nr_frames, (unsigned long long)events);
+			return 0;
+		}
+		len = get64(h + 8);
+		if (len > st->size - off - PS_PGS_SECTION_HEADER) {
+			set_truncated(r, "%s: the file is cut short at byte %llu (a %.4s section of %llu bytes needs %llu more) after %d whole event frames (%llu events): it was not closed properly (crash or full disk?)",
+				      r->path, (unsigned long long)st->size, (const char *)h, (unsigned long long)len,
+				      (unsigned long long)(len - (st->size - off - PS_PGS_SECTION_HEADER)),
+				      st->nr_frames, (unsigned long long)events);
+			return 0;
+		}
+		if (!memcmp(h, PS_PGS_EVTS, 4)) {
+			if (add_frame(st, off, h + PS_PGS_SECTION_HEADER, len) < 0)
+				return ps_err(err, "%s: byte %llu: damaged event frame header", r->path,
+					      (unsigned long long)off);
+			events += st->frames[st->nr_frames - 1].nr;
+		} else if (!memcmp(h, PS_PGS_BLOB, 4)) {
+			if (add_blob(st, h + PS_PGS_SECTION_HEADER, len) < 0)
+				return ps_err(err, "%s: byte %llu: damaged blob section", r->path, (unsigned long long)off);
+		} else if (!memcmp(h, PS_PGS_STAT, 4)) {
+			parse_stat(r, (const char *)h + PS_PGS_SECTION_HEADER, len);
+		} else if (!memcmp(h, PS_PGS_END, 4)) {
+			ended = 1;
+			if (len >= 8 && get64(h + PS_PGS_SECTION_HEADER) != events)
+				return ps_err(err, "%s: the END section counts %llu events but the frames hold %llu: the file is damaged",
+					      r->path, (unsigned long long)get64(h + PS_PGS_SECTION_HEADER),
+					      (unsigned long long)events);
+		} else if (h[0] < 0x20 || h[0] > 0x7e) {
+			set_truncated(r, "%s: byte %llu is not a section header (damaged or cut and overwritten); reading the %d whole event frames before it (%llu events)",
+				      r->path, (unsigned long long)off, st->nr_frames, (unsigned long long)events);
+			return 0;
+		}
+		/* other printable tags: sections of a later minor version, skipped */
+		off += PS_PGS_SECTION_HEADER + len;
+	}
+	if (!ended)
+		set_truncated(r, "%s: the file ends at byte %llu without its END section after %d whole event frames (%llu events): the recording did not finish (crash, kill or full disk?)",
+			      r->path, (unsigned long long)st->size, st->nr_frames, (unsigned long long)events);
+	return 0;
+}
+
+/* Decompresses frame @i and points the column cursors into it. */
+static int load_frame(struct ps_reader *r, struct pgs_state *st, int i, struct ps_error *err)
+{
+	const struct frame *f = &st->frames[i];
+	const uint8_t *p;
+	size_t got, total = 4 * PS_PGS_NR_COLS;
+
+	if (f->nr == 0 || f->nr > PS_PGS_FRAME_EVENTS || f->raw_len < total || f->raw_len > 64u << 20)
+		return ps_err(err, "%s: byte %llu: event frame %d declares %u events in %u bytes: the file is damaged",
+			      r->path, (unsigned long long)f->off, i, f->nr, f->raw_len);
+	if (f->raw_len > st->raw_cap) {
+		free(st->raw);
+		st->raw = malloc(f->raw_len);
+		st->raw_cap = st->raw ? f->raw_len : 0;
+		if (!st->raw)
+			return ps_err(err, "out of memory");
+	}
+	got = ZSTD_decompressDCtx(st->dctx, st->raw, f->raw_len, f->z, f->zlen);
+	if (ZSTD_isError(got) || got != f->raw_len)
+		return ps_err(err, "%s: byte %llu: event frame %d does not decompress (%s): the file is damaged",
+			      r->path, (unsigned long long)f->off, i,
+			      ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size");
+	p = st->raw + total;
+	for (int c = 0; c < PS_PGS_NR_COLS; c++) {
+		uint32_t len = get32(st->raw + 4 * c);
+
+		if (len > st->raw + got - p)
+			return ps_err(err, "%s: byte %llu: event frame %d has a column longer than the frame: the file is damaged",
+				      r->path, (unsigned long long)f->off, i);
+		st->col[c] = p;
+		st->end[c] = p + len;
+		p += len;
+	}
+	if (st->end[PS_PGS_COL_CTRL] - st->col[PS_PGS_COL_CTRL] != f->nr ||
+	    st->end[PS_PGS_COL_ORDER] - st->col[PS_PGS_COL_ORDER] != f->nr)
+		return ps_err(err, "%s: byte %llu: event frame %d: column sizes do not match its %u events: the file is damaged",
+			      r->path, (unsigned long long)f->off, i, f->nr);
+	st->left = f->nr;
+	st->prev_ts = 0;
+	st->prev_cpu = 0;
+	memset(st->pid, 0, sizeof(st->pid));
+	memset(st->pfn, 0, sizeof(st->pfn));
+	return 0;
+}
+
+static int bad_record(struct ps_reader *r, struct pgs_state *st, struct ps_error *err)
+{
+	const struct frame *f = &st->frames[st->cur - 1];
+
+	return ps_err(err, "%s: byte %llu: event %u of frame %d runs past its column: the file is damaged",
+		      r->path, (unsigned long long)f->off, f->nr - st->left, st->cur - 1);
+}
+
+static int pgs_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *err)
+{
+	struct pgs_state *st = r->priv;
+	const uint8_t **col = st->col, *const *end = st->end;
+	uint64_t v;
+	uint8_t c;
+	int cpu;
+
+	if (__builtin_expect(!st->left, 0)) {
+		if (st->cur >= st->nr_frames)
+			return 0;
+		if (load_frame(r, st, st->cur++, err) < 0)
+			return -1;
+	}
+	st->left--;
+	c = *col[PS_PGS_COL_CTRL]++;
+	ev->type = c & PS_PGS_C_TYPE;
+	if (__builtin_expect(ev->type >= PS_EV_NR, 0))
+		return bad_record(r, st, err);
+	if (c & PS_PGS_C_CPU) {
+		if (!(col[PS_PGS_COL_CPU] = get_varint(col[PS_PGS_COL_CPU], end[PS_PGS_COL_CPU], &v)) || v > 0xffff)
+			return bad_record(r, st, err);
+		st->prev_cpu = v;
+	}
+	cpu = ev->cpu = st->prev_cpu;
+	if (c & PS_PGS_C_PID) {
+		if (!(col[PS_PGS_COL_PID] = get_varint(col[PS_PGS_COL_PID], end[PS_PGS_COL_PID], &v)))
+			return bad_record(r, st, err);
+		ev->pid = (int32_t)ps_unzigzag(v);
+		if (cpu < PS_PGS_MAX_CPU_STATE)
+			st->pid[cpu] = ev->pid;
+	} else {
+		if (cpu >= PS_PGS_MAX_CPU_STATE)
+			return bad_record(r, st, err);
+		ev->pid = st->pid[cpu];
+	}
+	if (c & PS_PGS_C_NOPFN) {
+		ev->pfn = PS_PFN_NONE;
+	} else {
+		uint64_t *prev = cpu < PS_PGS_MAX_CPU_STATE ? &st->pfn[cpu] : &st->pfn[0];
+
+		if (!(col[PS_PGS_COL_PFN] = get_varint(col[PS_PGS_COL_PFN], end[PS_PGS_COL_PFN], &v)))
+			return bad_record(r, st, err);
+		*prev += (uint64_t)ps_unzigzag(v);
+		ev->pfn = *prev;
+	}
+	if (!(col[PS_PGS_COL_TS] = get_varint(col[PS_PGS_COL_TS], end[PS_PGS_COL_TS], &v)))
+		return bad_record(r, st, err);
+	st->prev_ts += (uint64_t)ps_unzigzag(v);
+	ev->ts_ns = st->prev_ts;
+	ev->order = *col[PS_PGS_COL_ORDER]++;
+	ev->gfp = 0;
+	if (__builtin_expect(c & PS_PGS_C_EXT, 0)) {
+		const uint8_t *x = col[PS_PGS_COL_EXT];
+
+		if (end[PS_PGS_COL_EXT] - x < 8)
+			return bad_record(r, st, err);
+		ev->flags = x[0];
+		ev->percpu_refill = x[1];
+		ev->migratetype = (int8_t)x[2];
+		ev->alloc_order = x[3];
+		ev->fallback_order = x[4];
+		ev->alloc_migratetype = (int8_t)x[5];
+		ev->fallback_migratetype = (int8_t)x[6];
+		ev->change_ownership = x[7];
+		col[PS_PGS_COL_EXT] = x + 8;
+	} else {
+		uint8_t a;
+
+		if (col[PS_PGS_COL_AUX] >= end[PS_PGS_COL_AUX])
+			return bad_record(r, st, err);
+		a = *col[PS_PGS_COL_AUX]++;
+		ev->migratetype = (int8_t)((a & 0x0f) - 1);
+		ev->percpu_refill = (a >> 4) & 1;
+		ev->flags = a >> 5;
+		if (ev->type == PS_EV_EXTFRAG) {
+			const uint8_t *x = col[PS_PGS_COL_XF];
+
+			if (end[PS_PGS_COL_XF] - x < 5)
+				return bad_record(r, st, err);
+			ev->alloc_order = x[0];
+			ev->fallback_order = x[1];
+			ev->alloc_migratetype = (int8_t)x[2];
+			ev->fallback_migratetype = (int8_t)x[3];
+			ev->change_ownership = x[4];
+			col[PS_PGS_COL_XF] = x + 5;
+		} else {
+			ev->alloc_order = ev->fallback_order = 0;
+			ev->alloc_migratetype = ev->fallback_migratetype = PS_MT_UNKNOWN;
+			ev->change_ownership = 0;
+		}
+	}
+	if ((c & PS_PGS_C_EXT) || ev->type == PS_EV_ALLOC) {
+		const uint8_t *x = col[PS_PGS_COL_GFP];
+
+		if (end[PS_PGS_COL_GFP] - x < 4)
+			return bad_record(r, st, err);
+		ev->gfp = get32(x);
+		col[PS_PGS_COL_GFP] = x + 4;
+	}
+	ev->comm = (r->opts.flags & PS_RD_COMM) ? comm_of(st, ev->pid) : NULL;
+	ps_reader_account(r, ev);
+	return 1;
+}
+
+static char *blob_text(const struct pgs_state *st, const struct blob *b, size_t *len)
+{
+	char *out;
+	size_t got;
+
+	if (b->raw_len > (256u << 20))
+		return NULL;
+	out = malloc(b->raw_len + 1);
+	if (!out)
+		return NULL;
+	got = ZSTD_decompress(out, b->raw_len, b->z, b->zlen);
+	if (ZSTD_isError(got) || got != b->raw_len) {
+		free(out);
+		return NULL;
+	}
+	out[got] = 0;
+	if (len)
+		*len = got;
+	return out;
+}
+
+static char *pgs_snapshot(const struct ps_reader *r, const char *rel, size_t *len)
+{
+	const struct pgs_state *st = r->priv;
+	int n = strlen(rel);
+
+	/* the last blob of a name wins */
+	for (int i = st->nr_blobs - 1; i >= 0; i--)
+		if (st->blobs[i].name_len == n && !memcmp(st->blobs[i].name, rel, n))
+			return blob_text(st, &st->blobs[i], len);
+	return NULL;
+}
+
+static void pgs_close(struct ps_reader *r)
+{
+	struct pgs_state *st = r->priv;
+
+	if (!st)
+		return;
+	if (st->mapped)
+		munmap((void *)st->map, st->size);
+	else
+		free((void *)st->map);
+	free(st->blobs);
+	free(st->frames);
+	free(st->raw);
+	free(st->comm_text);
+	free(st->comms);
+	ZSTD_freeDCtx(st->dctx);
+	free(st);
+	r->priv = NULL;
+}
+
+static const struct ps_reader_ops pgs_ops = {
+	.name = "pagesim",
+	.next = pgs_next,
+	.close = pgs_close,
+	.snapshot = pgs_snapshot,
+};
 
 int ps_pgs_open(struct ps_reader *r, struct ps_error *err)
 {
-	return ps_err(err, "%s: pagesim trace files are not readable by this build yet", r->path);
+	struct pgs_state *st = calloc(1, sizeof(*st));
+	unsigned int version, hsize;
+	const uint8_t *h;
+	int32_t pb;
+
+	if (!st)
+		return ps_err(err, "out of memory");
+	r->priv = st;
+	r->ops = &pgs_ops;
+	st->dctx = ZSTD_createDCtx();
+	if (!st->dctx)
+		return ps_err(err, "out of memory");
+	if (load(r, st, err) < 0)
+		return -1;
+	h = st->map;
+	if (st->size < 12 || memcmp(h, PS_PGS_MAGIC, PS_PGS_MAGIC_LEN))
+		return ps_err(err, "%s: starts with PAGESIM but is not a pagesim trace file (bad magic)", r->path);
+	version = get16(h + PS_PGS_H_VERSION);
+	hsize = get16(h + PS_PGS_H_HSIZE);
+	if (version != PS_PGS_VERSION)
+		return ps_err(err, "%s: pagesim file format version %u; this pagesim (%s) reads version %d: use a newer pagesim",
+			      r->path, version, PAGESIM_VERSION, PS_PGS_VERSION);
+	if (hsize < PS_PGS_HEADER_SIZE || st->size < hsize)
+		return ps_err(err, "%s: the header is cut short (%zu of %u bytes): the file is damaged", r->path,
+			      st->size, hsize);
+	snprintf(r->release, sizeof(r->release), "%.127s", (const char *)h + PS_PGS_H_RELEASE);
+	if (!r->opts.kver_forced && r->release[0] && ps_kver_parse(r->release) != PS_KVER_UNKNOWN)
+		r->kver = ps_kver_parse(r->release);
+	pb = (int32_t)get32(h + PS_PGS_H_PAGEBLOCK);
+	r->pageblock_order = pb >= 0 && pb < 64 ? pb : -1;
+	r->nr_cpus = get32(h + PS_PGS_H_NR_CPUS) <= PS_READER_MAX_CPUS ? get32(h + PS_PGS_H_NR_CPUS) : 0;
+	snprintf(r->format, sizeof(r->format), "pagesim v%u", version);
+	if (index_sections(r, st, hsize, err) < 0)
+		return -1;
+	load_comms(st);
+	return 0;
 }

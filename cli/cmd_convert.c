@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd_convert.c - pagesim convert: any readable trace plus its sysroot
+ * snapshots -> one pagesim file (docs/pagesim-format.md).
+ */
+#include <getopt.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../trace/kver.h"
+#include "../trace/pgs.h"
+#include "cli.h"
+#include "input.h"
+
+static const char convert_usage[] =
+	"usage: pagesim convert -o FILE [OPTIONS] TRACE\n"
+	"\n"
+	"Writes the kmem page events of TRACE (ftrace text, trace-cmd report text or\n"
+	"trace.dat, zstd-compressed or not) into a pagesim file, together with the\n"
+	"machine snapshots taken before and after the run, so that the file alone\n"
+	"replays: 'pagesim stat FILE' needs no --sysroot.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output FILE  the pagesim file to write (replaced only once complete)\n"
+	"  --sysroot DIR      the snapshot taken before the run (default: before/ beside TRACE)\n"
+	"  --after DIR        the snapshot taken after the run (default: after/ beside the sysroot)\n"
+	"  --kernel RELEASE   interpret the trace as from this kernel (e.g. 4.3) and record it so\n"
+	"  --level N          zstd level of the event frames (1-19, default 6)\n"
+	"  --strict           stop at the first line or event that cannot be used\n"
+	"  --allow-truncated  convert the events before the cut of a truncated input; the\n"
+	"                     file then says it was cut (readers need --allow-truncated too)\n"
+	"  -q, --quiet        no warnings about skipped input\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"exit status: 0 success, 1 failure (unreadable or truncated input, no events), 2 bad usage\n";
+
+enum { OPT_SYSROOT = 256, OPT_AFTER, OPT_KERNEL, OPT_LEVEL, OPT_STRICT, OPT_TRUNC };
+
+static const struct option convert_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "after", required_argument, NULL, OPT_AFTER },
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "allow-truncated", no_argument, NULL, OPT_TRUNC },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* DIR/../after for a sysroot DIR whose last component is "before". */
+static int sibling_after(const char *sysroot, char *out, size_t len)
+{
+	char *copy = strdup(sysroot), *base;
+	int ok = 0;
+
+	if (!copy)
+		return 0;
+	while (strlen(copy) > 1 && copy[strlen(copy) - 1] == '/')
+		copy[strlen(copy) - 1] = 0;
+	base = strrchr(copy, '/');
+	if (!strcmp(base ? base + 1 : copy, "before")) {
+		if (base)
+			snprintf(out, len, "%.*s/after", (int)(base - copy), copy);
+		else
+			snprintf(out, len, "after");
+		ok = is_dir(out);
+	}
+	free(copy);
+	return ok;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	struct ps_input_opts io = { 0 };
+	struct ps_input in;
+	struct ps_pgs_meta meta = { 0 };
+	struct ps_pgs_writer *w = NULL;
+	struct ps_error err = { { 0 } };
+	struct ps_out out = { 0 };
+	struct ps_event ev;
+	const char *output = NULL, *after = NULL, *release;
+	char after_buf[4096], fmt_dir[4096], *copy;
+	int quiet = 0, allow_trunc = 0, level = 0, opt, r, ret = PS_EXIT_FAIL, nr_cpus;
+	const struct ps_reader_stats *s;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:qh", convert_options, NULL)) != -1) {
+		switch (opt) {
+		case 'o': output = optarg; break;
+		case OPT_SYSROOT: io.sysroot = optarg; break;
+		case OPT_AFTER: after = optarg; break;
+		case OPT_KERNEL: io.kernel = optarg; break;
+		case OPT_LEVEL:
+			level = atoi(optarg);
+			if (level < 1 || level > 19)
+				return ps_usage_error("convert", "--level must be 1 to 19, not '%s'", optarg);
+			break;
+		case OPT_STRICT: io.reader_flags |= PS_RD_STRICT; break;
+		case OPT_TRUNC: allow_trunc = 1; break;
+		case 'q': quiet = 1; break;
+		case 'h': fputs(convert_usage, stdout); return PS_EXIT_OK;
+		default: return ps_usage_error("convert", "unknown option");
+		}
+	}
+	if (!output)
+		return ps_usage_error("convert", "missing -o FILE");
+	if (!strcmp(output, "-"))
+		return ps_usage_error("convert", "-o needs a file (a pagesim file's header is completed at the end)");
+	if (optind != argc - 1)
+		return ps_usage_error("convert", optind >= argc ? "missing TRACE" : "more than one TRACE given");
+	if (io.sysroot && !is_dir(io.sysroot))
+		return ps_usage_error("convert", "--sysroot '%s' is not a directory", io.sysroot);
+	if (after && !is_dir(after))
+		return ps_usage_error("convert", "--after '%s' is not a directory", after);
+	io.trace = argv[optind];
+	io.quiet = quiet;
+	io.reader_flags |= PS_RD_COMM;
+	if (ps_input_open(&in, &io) < 0)
+		return PS_EXIT_FAIL;
+	if (in.embedded) {
+		ps_error("%s is already a pagesim file", io.trace);
+		goto out;
+	}
+	if (!after && in.sysroot[0] && sibling_after(in.sysroot, after_buf, sizeof(after_buf)))
+		after = after_buf;
+	if (!in.sysroot[0] && !quiet)
+		ps_warn("no before/ snapshot: the file will carry no machine layout (give --sysroot DIR)");
+	else if (!after && !quiet)
+		ps_warn("no after/ snapshot: 'pagesim stat --check' will not work on the file (give --after DIR)");
+
+	release = io.kernel ? io.kernel : ps_reader_kernel_release(in.reader);
+	if (!release && in.machine.release[0])
+		release = in.machine.release;
+	meta.kernel_release = release;
+	meta.page_size = in.sysroot[0] ? 1 << in.machine.page_shift : 4096;
+	meta.pageblock_order = in.sysroot[0] ? in.machine.pageblock_order : -1;
+	meta.nr_cpus = ps_reader_nr_cpus(in.reader);
+	meta.source = ps_reader_format(in.reader);
+	meta.flags = PS_PGS_F_CONVERTED;
+	meta.level = level;
+
+	if (ps_out_open(&out, output, &err) < 0) {
+		ps_error("%s", err.msg);
+		goto out;
+	}
+	w = ps_pgs_writer_open(out.f, output, &meta, &err);
+	if (!w)
+		goto fail;
+	if (in.sysroot[0] && ps_pgs_write_dir(w, "before", in.sysroot, &err) < 0)
+		goto fail;
+	if (after && ps_pgs_write_dir(w, "after", after, &err) < 0)
+		goto fail;
+	copy = strdup(io.trace);
+	if (copy) {
+		snprintf(fmt_dir, sizeof(fmt_dir), "%s/format", dirname(copy));
+		free(copy);
+		if (is_dir(fmt_dir) && ps_pgs_write_dir(w, "format", fmt_dir, &err) < 0)
+			goto fail;
+	}
+	while ((r = ps_reader_next(in.reader, &ev, &err)) > 0) {
+		if (ev.comm)
+			ps_pgs_note_comm(w, ev.pid, ev.comm);
+		if (ps_pgs_write_event(w, &ev, &err) < 0)
+			goto fail;
+	}
+	if (r < 0)
+		goto fail;
+	if (ps_input_report(&in, quiet, allow_trunc) < 0)
+		goto abort;
+	s = ps_reader_stats(in.reader);
+	ps_pgs_set_source_stats(w, s);
+	nr_cpus = ps_reader_nr_cpus(in.reader);
+	if (s->max_cpu + 1 > nr_cpus)
+		nr_cpus = s->max_cpu + 1;
+	ps_pgs_set_nr_cpus(w, nr_cpus);
+	if (!in.sysroot[0])
+		ps_pgs_set_pageblock_order(w, ps_reader_pageblock_order(in.reader));
+	if (ps_pgs_writer_finish(w, &err) < 0 || ps_out_commit(&out, &err) < 0)
+		goto fail;
+	if (!quiet)
+		fprintf(stderr, "pagesim: wrote %s: %llu events, %llu bytes (events: %.2f bytes per event)\n",
+			output, (unsigned long long)ps_pgs_events(w), (unsigned long long)ps_pgs_bytes(w),
+			ps_pgs_events(w) ? (double)ps_pgs_event_bytes(w) / ps_pgs_events(w) : 0.0);
+	ret = PS_EXIT_OK;
+	goto out;
+fail:
+	ps_error("%s", err.msg);
+abort:
+	ps_out_abort(&out);
+out:
+	ps_pgs_writer_free(w);
+	ps_input_close(&in);
+	return ret;
+}

@@ -8,7 +8,6 @@
 static const struct ps_command commands[] = {
 	{ "stat", cmd_stat, "count the kernel's counters straight from a trace" },
 	{ "convert", cmd_convert, "write a trace and its machine snapshots into one pagesim file" },
-	{ "convert", cmd_convert, "write a trace and its machine snapshots into one pagesim file" },
 	{ "diff", cmd_diff, "compare counters: the test robot's %change rows or mmtests' columns" },
 };
 

@@ -150,8 +150,9 @@ static int load_column(struct column *col, int node)
 		if (r == 0) {
 			col->kind = kind;
 		} else if (kind != col->kind) {
-			ps_error("mismatched kinds in the group '%s': '%s' is a %s but '%s' is a %s", col->arg,
-				 col->paths[0], ps_diffin_kind_name(col->kind), col->paths[r], ps_diffin_kind_name(kind));
+			ps_error("mismatched kinds in the group '%s': '%s' is a %s but '%s' is a %s",
+				 col->arg, col->paths[0], ps_diffin_kind_name(col->kind), col->paths[r],
+				 ps_diffin_kind_name(kind));
 			return -1;
 		}
 	}
@@ -175,15 +176,17 @@ static int check_kinds(const struct diff *d)
 		int a = kind_class(base->kind), b = kind_class(col->kind);
 
 		if (a && b && a != b) {
-			ps_error("mismatched kinds: '%s' is a %s (%s) but '%s' is a %s (%s)", base->paths[0],
-				 ps_diffin_kind_name(base->kind), a == 1 ? "counts over a run" : "counts since boot",
-				 col->paths[0], ps_diffin_kind_name(col->kind),
+			ps_error("mismatched kinds: '%s' is a %s (%s) but '%s' is a %s (%s)",
+				 base->paths[0], ps_diffin_kind_name(base->kind),
+				 a == 1 ? "counts over a run" : "counts since boot", col->paths[0],
+				 ps_diffin_kind_name(col->kind),
 				 b == 1 ? "counts over a run" : "counts since boot");
 			return -1;
 		}
 		if (!shares_a_counter(base, col)) {
-			ps_error("mismatched kinds: '%s' (%s) has no counter in common with '%s' (%s)", col->paths[0],
-				 ps_diffin_kind_name(col->kind), base->paths[0], ps_diffin_kind_name(base->kind));
+			ps_error("mismatched kinds: '%s' (%s) has no counter in common with '%s' (%s)",
+				 col->paths[0], ps_diffin_kind_name(col->kind), base->paths[0],
+				 ps_diffin_kind_name(base->kind));
 			return -1;
 		}
 	}
@@ -213,9 +216,12 @@ static int build_rows(struct diff *d, int per_node)
 		for (int r = 0; r < d->cols[c].nr; r++) {
 			const struct ps_kv *kv = &d->cols[c].reps[r];
 
-			for (int i = 0; i < kv->nr; i++)
-				if (!ps_kv_get(&names, kv->items[i].name) && ps_kv_set(&names, kv->items[i].name, 0) < 0)
+			for (int i = 0; i < kv->nr; i++) {
+				const char *name = kv->items[i].name;
+
+				if (!ps_kv_get(&names, name) && ps_kv_set(&names, name, 0) < 0)
 					goto nomem;
+			}
 		}
 	}
 	vals = malloc(maxrep * sizeof(*vals));
@@ -235,8 +241,9 @@ static int build_rows(struct diff *d, int per_node)
 			int n = 0;
 
 			for (int r = 0; r < d->cols[c].nr; r++) {
-				const struct ps_kv_item *it = ps_kv_get(&d->cols[c].reps[r], names.items[i].name);
+				const struct ps_kv_item *it;
 
+				it = ps_kv_get(&d->cols[c].reps[r], names.items[i].name);
 				if (it)
 					vals[n++] = it->value;
 			}
@@ -439,7 +446,8 @@ static int print_columns(FILE *f, const struct diff *d, struct row *const *shown
 			else if (c == 0 || isnan(row->change[c]))
 				len += snprintf(line + len, cap - len, " %9s", "");
 			else
-				len += snprintf(line + len, cap - len, " (%+6.1f%%)", row->change[c]);
+				len += snprintf(line + len, cap - len, " (%+6.1f%%)",
+						row->change[c]);
 		}
 		rtrim_line(f, line);
 	}
@@ -575,7 +583,8 @@ int cmd_diff(int argc, char **argv)
 		}
 	}
 	if (argc - optind < 2)
-		return ps_usage_error("diff", argc == optind ? "missing BASE and NEW" : "missing NEW: give BASE NEW [NEW...]");
+		return ps_usage_error("diff", argc == optind ? "missing BASE and NEW" :
+					      "missing NEW: give BASE NEW [NEW...]");
 	d.nr_cols = argc - optind;
 	d.cols = calloc(d.nr_cols, sizeof(*d.cols));
 	if (!d.cols) {

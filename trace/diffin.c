@@ -293,7 +293,8 @@ int ps_diffin_is_numastat(const struct ps_kv *kv)
 		if (!found)
 			return 0;
 		/* /proc/vmstat says numa_interleave, numa_local, numa_other */
-		if (!strcmp(n, "interleave_hit") || !strcmp(n, "local_node") || !strcmp(n, "other_node"))
+		if (!strcmp(n, "interleave_hit") || !strcmp(n, "local_node") ||
+		    !strcmp(n, "other_node"))
 			only = 1;
 	}
 	return only;
@@ -358,7 +359,8 @@ static int load_run(const char *dir, struct ps_kv *kv, struct ps_error *err)
 	snprintf(after, sizeof(after), "%s/after", dir);
 	ps_kv_init(&kb);
 	ps_kv_init(&ka);
-	if (ps_sysroot_load_counters(before, &kb, err) < 0 || ps_sysroot_load_counters(after, &ka, err) < 0)
+	if (ps_sysroot_load_counters(before, &kb, err) < 0 ||
+	    ps_sysroot_load_counters(after, &ka, err) < 0)
 		goto out;
 	ret = ps_diffin_delta(&kb, &ka, kv, before, after, err);
 out:
@@ -371,8 +373,9 @@ static int reprefix(struct ps_kv *kv, int node)
 {
 	for (int i = 0; i < kv->nr; i++) {
 		char buf[sizeof(kv->items[i].name)];
+		int n = snprintf(buf, sizeof(buf), "node%d.%s", node, kv->items[i].name);
 
-		if (snprintf(buf, sizeof(buf), "node%d.%s", node, kv->items[i].name) >= (int)sizeof(buf))
+		if (n >= (int)sizeof(buf))
 			return -1;
 		memcpy(kv->items[i].name, buf, sizeof(buf));
 	}
@@ -412,7 +415,8 @@ int ps_diffin_load(const char *path, int node, struct ps_kv *kv, enum ps_diffin_
 		return -1;
 	if (strlen(text) != len) {
 		free(text);
-		return ps_err(err, "'%s' is a binary file, not counters (a trace? run 'pagesim stat' on it first)", path);
+		return ps_err(err, "'%s' is a binary file, not counters (a trace? run 'pagesim stat' on it first)",
+			      path);
 	}
 	s = text + strspn(text, " \t\r\n");
 	if (*s == '{') {
@@ -489,7 +493,8 @@ int ps_diffin_expand(const char *arg, char ***paths, struct ps_error *err)
 			goto fail;
 		}
 		if (r) {
-			ps_err(err, "cannot expand '%s': %s", item, r == GLOB_NOSPACE ? "out of memory" : "read error");
+			ps_err(err, "cannot expand '%s': %s", item,
+			       r == GLOB_NOSPACE ? "out of memory" : "read error");
 			goto fail;
 		}
 		for (size_t i = 0; i < g.gl_pathc; i++)

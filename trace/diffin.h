@@ -48,7 +48,8 @@ int ps_diffin_path_node(const char *path);
 /* 1 when every name is a numastat name (numa_hit, local_node, ...) and one is numastat-only. */
 int ps_diffin_is_numastat(const struct ps_kv *kv);
 /* The "counters" object of pagesim stat's JSON output; other members are skipped. */
-int ps_diffin_parse_json(const char *text, const char *file, struct ps_kv *kv, struct ps_error *err);
+int ps_diffin_parse_json(const char *text, const char *file, struct ps_kv *kv,
+			  struct ps_error *err);
 /* @after - @before into @out, in @after's order; a name missing from @before is an error. */
 int ps_diffin_delta(const struct ps_kv *before, const struct ps_kv *after, struct ps_kv *out,
 		    const char *before_name, const char *after_name, struct ps_error *err);

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cmd_replay.c - pagesim replay: a trace through the buddy model, in follow or simulate mode. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../sim/replay.h"
+#include "../trace/kver.h"
+#include "cli.h"
+#include "input.h"
+
+static const char replay_usage[] =
+	"usage: pagesim replay [OPTIONS] TRACE\n"
+	"\n"
+	"Replays a trace through a model of the buddy allocator of every zone of the\n"
+	"machine and prints stat's counters plus the model's own (replay_*, model_*).\n"
+	"\n"
+	"  --mode follow      apply the kernel's own placements; anything the model cannot\n"
+	"                     do is a fidelity defect (replay_defects); default\n"
+	"  --mode simulate    take only the requests and frees from the trace; the model\n"
+	"                     chooses every block under --policy\n"
+	"\n"
+	"options:\n"
+	"  --sysroot DIR      machine layout (default: a before/ directory beside TRACE, or\n"
+	"                     the snapshots inside a pagesim file)\n"
+	"  --policy NAME      kernel profile: 4.0 4.4 4.10 4.12 4.13 5.0 5.1 5.10 6.10 6.15 6.18,\n"
+	"                     or any release (4.9, 6.1.0-57-amd64) mapped to its profile;\n"
+	"                     default: the trace's own kernel\n"
+	"  --set KEY=VALUE    a tunable (vm.defrag_mode=1)\n"
+	"  --kernel RELEASE   interpret the trace as from this kernel\n"
+	"  --format FMT       vmstat (default) or json\n"
+	"  --state-dir DIR    write the model's final buddyinfo, pagetypeinfo, unusable_index\n"
+	"                     and extfrag_index (kernel formats) into DIR\n"
+	"  --fold-invisible   count the allocations the trace does not show (the bulk\n"
+	"                     allocator, found in follow mode) in the numa_*/pgalloc_* rows\n"
+	"  --stats            print model size (bytes per simulated page) on stderr\n"
+	"  --check-invariants check every model invariant after each event (slow)\n"
+	"  -v, --verbose      print each fidelity defect (the first 100) on stderr\n"
+	"  -o, --output FILE  write to FILE (replaced only once complete)\n"
+	"  --strict, --allow-truncated, -q/--quiet   as for pagesim stat\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"TRACE must be a file (it is read twice: once to infer the starting state).\n"
+	"exit status: 0 success, 1 failure, 2 bad usage\n";
+
+enum { OPT_MODE = 256, OPT_SYSROOT, OPT_POLICY, OPT_SET, OPT_KERNEL, OPT_FORMAT, OPT_STATE, OPT_FOLD,
+       OPT_STATS, OPT_CHECK, OPT_STRICT, OPT_TRUNC };
+
+static const struct option replay_options[] = {
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "policy", required_argument, NULL, OPT_POLICY },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "state-dir", required_argument, NULL, OPT_STATE },
+	{ "fold-invisible", no_argument, NULL, OPT_FOLD },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "check-invariants", no_argument, NULL, OPT_CHECK },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "allow-truncated", no_argument, NULL, OPT_TRUNC },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int apply_set(struct ps_replay_opts *o, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	char *end;
+	long v;
+
+	if (!eq)
+		return ps_usage_error("replay", "--set wants KEY=VALUE, not '%s'", kv);
+	v = strtol(eq + 1, &end, 10);
+	if (!strncmp(kv, "vm.defrag_mode=", 15)) {
+		if (*end || (v != 0 && v != 1))
+			return ps_usage_error("replay", "vm.defrag_mode must be 0 or 1, not '%s'", eq + 1);
+		o->defrag_mode = v;
+		return 0;
+	}
+	return ps_usage_error("replay", "unknown key '%.*s' in --set", (int)(eq - kv), kv);
+}
+
+static int write_state(const char *dir, struct ps_replay *r)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(const struct ps_replay *, FILE *);
+	} files[] = {
+		{ "buddyinfo", ps_replay_write_buddyinfo },
+		{ "pagetypeinfo", ps_replay_write_pagetypeinfo },
+		{ "unusable_index", ps_replay_write_unusable_index },
+		{ "extfrag_index", ps_replay_write_extfrag_index },
+	};
+	struct ps_error err = { { 0 } };
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		ps_error("cannot create --state-dir '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[4096];
+		struct ps_out out;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
+		if (ps_out_open(&out, path, &err) < 0) {
+			ps_error("%s", err.msg);
+			return -1;
+		}
+		files[i].fn(r, out.f);
+		if (ps_out_commit(&out, &err) < 0) {
+			ps_error("%s", err.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	struct ps_replay_opts ro = { .mode = PS_REPLAY_FOLLOW };
+	struct ps_input_opts io = { 0 };
+	struct ps_input in;
+	struct ps_replay *r = NULL;
+	struct ps_event ev;
+	struct ps_error err = { { 0 } };
+	struct ps_out out;
+	struct ps_kv kv;
+	const char *format = "vmstat", *output = NULL, *policy = NULL, *state_dir = NULL;
+	char msg[512];
+	int quiet = 0, trunc = 0, stats = 0, opt, rc, ret = PS_EXIT_FAIL;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:qvh", replay_options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_MODE:
+			if (!strcmp(optarg, "follow"))
+				ro.mode = PS_REPLAY_FOLLOW;
+			else if (!strcmp(optarg, "simulate"))
+				ro.mode = PS_REPLAY_SIMULATE;
+			else
+				return ps_usage_error("replay", "--mode must be follow or simulate, not '%s'", optarg);
+			break;
+		case OPT_SYSROOT: io.sysroot = optarg; break;
+		case OPT_POLICY: policy = optarg; break;
+		case OPT_SET:
+			if (apply_set(&ro, optarg))
+				return PS_EXIT_USAGE;
+			break;
+		case OPT_KERNEL: io.kernel = optarg; break;
+		case OPT_FORMAT: format = optarg; break;
+		case OPT_STATE: state_dir = optarg; break;
+		case OPT_FOLD: ro.fold_invisible = 1; break;
+		case OPT_STATS: stats = 1; break;
+		case OPT_CHECK: ro.check = 1; break;
+		case OPT_STRICT: io.reader_flags |= PS_RD_STRICT; break;
+		case OPT_TRUNC: trunc = 1; break;
+		case 'v': ro.verbose = 1; break;
+		case 'o': output = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'h': fputs(replay_usage, stdout); return PS_EXIT_OK;
+		default: return ps_usage_error("replay", "unknown option");
+		}
+	}
+	if (strcmp(format, "vmstat") && strcmp(format, "json"))
+		return ps_usage_error("replay", "--format must be vmstat or json, not '%s'", format);
+	if (optind != argc - 1)
+		return ps_usage_error("replay", optind >= argc ? "missing TRACE" : "more than one TRACE given");
+	if (!strcmp(argv[optind], "-"))
+		return ps_usage_error("replay", "TRACE must be a file: it is read twice");
+	if (policy && !ps_profile_by_name(policy))
+		return ps_usage_error("replay", "unknown --policy '%s' (a profile name such as 4.12, or a kernel release)", policy);
+	io.trace = argv[optind];
+	io.quiet = quiet;
+	ps_kv_init(&kv);
+
+	/* pass 1: the state at the start of the trace */
+	if (ps_input_open(&in, &io) < 0)
+		return PS_EXIT_FAIL;
+	ro.profile = policy ? ps_profile_by_name(policy) : ps_profile_for_kver(ps_reader_kver(in.reader));
+	if (!quiet)
+		fprintf(stderr, "pagesim: replay --mode %s under the %s profile (%s)\n",
+			ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate", ro.profile->name, ro.profile->summary);
+	r = ps_replay_create(&in.machine, &ro, msg, sizeof(msg));
+	if (!r) {
+		ps_error("%s", msg);
+		ps_input_close(&in);
+		return PS_EXIT_FAIL;
+	}
+	while ((rc = ps_reader_next(in.reader, &ev, &err)) > 0)
+		ps_replay_prepass(r, &ev);
+	if (rc < 0) {
+		ps_error("%s", err.msg);
+		goto out;
+	}
+	if (ps_input_report(&in, quiet, trunc) < 0)
+		goto out;
+	if (ps_replay_start(r, msg, sizeof(msg)) < 0) {
+		ps_error("initial state inconsistent: %s", msg);
+		goto out;
+	}
+	ps_input_close(&in);
+
+	/* pass 2: the replay */
+	io.quiet = 1;
+	if (ps_input_open(&in, &io) < 0)
+		goto out_noinput;
+	while ((rc = ps_reader_next(in.reader, &ev, &err)) > 0) {
+		if (ps_replay_event(r, &ev, msg, sizeof(msg)) < 0) {
+			ps_error("model invariant broken after %s pfn %#llx at %llu ns: %s", ps_event_names[ev.type],
+				 (unsigned long long)ev.pfn, (unsigned long long)ev.ts_ns, msg);
+			goto out;
+		}
+	}
+	if (rc < 0) {
+		ps_error("%s", err.msg);
+		goto out;
+	}
+	if (ps_replay_counters(r, &kv) < 0) {
+		ps_error("out of memory");
+		goto out;
+	}
+	{
+		const struct ps_reader_stats *s = ps_reader_stats(in.reader);
+		uint64_t total = 0, defects = ps_replay_defects(r);
+
+		for (int t = 0; t < PS_EV_NR; t++)
+			total += s->events[t];
+		ps_kv_set(&kv, "events_lost", (int64_t)(s->lost_events + s->lost_overwritten));
+		if (!quiet && defects)
+			ps_warn("%llu fidelity defects in %llu events (%.3f%%)%s", (unsigned long long)defects,
+				(unsigned long long)total, total ? 100.0 * defects / total : 0.0,
+				ro.verbose ? "" : "; -v lists them");
+	}
+	if (stats)
+		fprintf(stderr, "pagesim: model state: %.2f bytes per simulated page\n", ps_replay_bytes_per_page(r));
+	if (state_dir && write_state(state_dir, r) < 0)
+		goto out;
+	if (ps_out_open(&out, output, &err) < 0) {
+		ps_error("%s", err.msg);
+		goto out;
+	}
+	if (format[0] == 'j') {
+		char kbuf[32];
+		const char *meta[] = { "trace", io.trace, "mode", ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate",
+				       "policy", ro.profile->name, "kernel", kbuf };
+
+		ps_kver_format(ps_reader_kver(in.reader), kbuf, sizeof(kbuf));
+		ps_print_kv_json(out.f, &kv, meta, 4);
+	} else {
+		ps_print_kv_vmstat(out.f, &kv);
+	}
+	if (ps_out_commit(&out, &err) < 0) {
+		ps_error("%s", err.msg);
+		goto out;
+	}
+	ret = PS_EXIT_OK;
+out:
+	ps_input_close(&in);
+out_noinput:
+	ps_replay_destroy(r);
+	ps_kv_free(&kv);
+	return ret;
+}

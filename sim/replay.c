@@ -1,0 +1,987 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * replay.c - follow and simulate modes over the zones of one machine.
+ *
+ * Notes (what this simplifies):
+ *  - Initial state (ps_replay_start): a page whose first event is a free was
+ *    allocated at the start; a page first taken by mm_page_alloc_zone_locked
+ *    was free in the buddy; a page first handed out by mm_page_alloc without
+ *    a zone_locked event, or first drained, was on a per-CPU list.  Free
+ *    blocks of the before/ snapshot (pagetypeinfo per order and type, else
+ *    buddyinfo) that the trace does not account for are placed in pages the
+ *    trace never touches, highest order first, from the top of the zone
+ *    down.  Pageblock types come from the first zone_locked/drain event in a
+ *    block (before any extfrag event there), then from pagetypeinfo's block
+ *    counts: missing UNMOVABLE and RECLAIMABLE blocks go to the lowest
+ *    blocks without evidence, the rest are MOVABLE.  See docs/replay.md.
+ *  - Per-CPU lists in simulate mode are a stub: pages go straight to and
+ *    from the buddy (the multi-node issue adds real pcp lists).  In follow
+ *    mode a block on a per-CPU list is a state, not a list position.
+ *  - The zone walk in simulate mode tries zones in zonelist order (own node
+ *    first, then by distance; zones from gfp_zone() down) against WMARK_LOW
+ *    plus boost, then WMARK_MIN, then without watermarks (standing in for
+ *    reclaim); kswapd and lowmem_reserve are the multi-node issue's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay.h"
+
+enum touch {
+	T_NONE,
+	T_FREED,	/* first event frees it: allocated at the start */
+	T_PCP_ALLOC,	/* first event hands it out with no zone_locked: on a pcp list */
+	T_BUDDY,	/* first event takes it from the buddy: free in the buddy */
+	T_DRAIN,	/* first event drains it: on a pcp list */
+};
+#define T_CLASS(t) ((t) & 7)
+#define T_HEAD 0x80
+#define T_ORDER_SHIFT 3
+#define T_ORDER(t) (((t) >> T_ORDER_SHIFT) & 0xf)
+
+struct ps_replay {
+	struct ps_replay_opts o;
+	const struct ps_machine *m;
+	int nr_zones;
+	struct ps_zone *zones;
+	uint64_t *gbase;		/* global index of each zone's first array page */
+	uint64_t total_pages;
+	uint8_t **touch;		/* pass 1 only */
+	uint8_t **pb_evidence;		/* pass 1 only: first type seen per pageblock, 0xff none */
+	uint8_t **pb_changed;		/* pass 1 only: an extfrag event touched the block */
+	uint32_t *map;			/* simulate: traced global index -> model global index + 1 */
+	struct ps_counters cnt;
+	struct ps_counters inv;		/* invisible (bulk) allocations, as if traced */
+	uint64_t defects[PS_DEF_NR];
+	uint64_t invisible_pages, invisible_frees;
+	uint64_t untraced_buddy_allocs, pcp_resyncs, isolated_pages;
+	uint64_t sim_alloc_failed, sim_skipped_failed, sim_wmark_ignored;
+	uint64_t placed_blocks, placed_pages, unplaced_blocks;
+	int verbose_left;
+	int node_order[PS_MAX_NODES][PS_MAX_NODES];
+	int nr_node_order[PS_MAX_NODES];
+};
+
+static const char *const defect_names[PS_DEF_NR] = {
+	[PS_DEF_ALLOC_NOT_FREE] = "replay_defects_alloc_not_free",
+	[PS_DEF_FREE_NOT_ALLOC] = "replay_defects_free_not_allocated",
+	[PS_DEF_DRAIN_NOT_PCP] = "replay_defects_drain_not_pcp",
+	[PS_DEF_SHAPE] = "replay_defects_block_shape",
+};
+
+/* Zone and index of a pfn, or NULL. */
+static struct ps_zone *zone_of(struct ps_replay *r, uint64_t pfn, uint32_t *idx)
+{
+	int zi = ps_machine_zone_of(r->m, pfn);
+
+	if (zi < 0 || pfn == PS_PFN_NONE)
+		return NULL;
+	*idx = pfn - r->zones[zi].start_pfn;
+	return &r->zones[zi];
+}
+
+static void model_extfrag(void *ctx, const struct ps_event *ev)
+{
+	struct ps_replay *r = ctx;
+
+	ps_counters_event(&r->cnt, ev);
+}
+
+static void build_node_order(struct ps_replay *r)
+{
+	const struct ps_machine *m = r->m;
+
+	for (int n = 0; n < m->nr_nodes; n++) {
+		int cnt = 0;
+
+		if (!(m->node_online & (1ull << n)))
+			continue;
+		/* own node first, then by distance, ties by node id */
+		for (int d = 0; d <= 255 && cnt < m->nr_nodes; d++)
+			for (int k = 0; k < m->nr_nodes; k++) {
+				int dist = k == n ? 0 : m->distance[n][k];
+
+				if (!(m->node_online & (1ull << k)) || dist != d)
+					continue;
+				r->node_order[n][cnt++] = k;
+			}
+		r->nr_node_order[n] = cnt;
+	}
+}
+
+struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_replay_opts *o, char *err, int len)
+{
+	struct ps_replay *r = calloc(1, sizeof(*r));
+
+	if (!r) {
+		snprintf(err, len, "out of memory");
+		return NULL;
+	}
+	r->o = *o;
+	r->m = m;
+	r->nr_zones = m->nr_zones;
+	r->zones = calloc(m->nr_zones, sizeof(*r->zones));
+	r->gbase = calloc(m->nr_zones, sizeof(*r->gbase));
+	r->touch = calloc(m->nr_zones, sizeof(*r->touch));
+	r->pb_evidence = calloc(m->nr_zones, sizeof(*r->pb_evidence));
+	r->pb_changed = calloc(m->nr_zones, sizeof(*r->pb_changed));
+	r->verbose_left = 100;
+	if (!r->zones || !r->gbase || !r->touch || !r->pb_evidence || !r->pb_changed)
+		goto nomem;
+	for (int i = 0; i < m->nr_zones; i++) {
+		struct ps_zone *z = &r->zones[i];
+
+		if (ps_zone_create(z, &m->zones[i], i, o->profile, m->pageblock_order) < 0) {
+			snprintf(err, len, "cannot model zone %s of node %d (%llu pages): out of memory or too large",
+				 ps_zone_names[m->zones[i].type], m->zones[i].node,
+				 (unsigned long long)m->zones[i].spanned);
+			ps_replay_destroy(r);
+			return NULL;
+		}
+		z->extfrag = model_extfrag;
+		z->extfrag_ctx = r;
+		r->gbase[i] = r->total_pages;
+		r->total_pages += z->nr_pages;
+		r->touch[i] = calloc(z->nr_pages, 1);
+		r->pb_evidence[i] = malloc(z->nr_pageblocks);
+		r->pb_changed[i] = calloc(z->nr_pageblocks, 1);
+		if (!r->touch[i] || !r->pb_evidence[i] || !r->pb_changed[i])
+			goto nomem;
+		memset(r->pb_evidence[i], 0xff, z->nr_pageblocks);
+	}
+	if (o->mode == PS_REPLAY_SIMULATE) {
+		if (r->total_pages >= PS_NIL) {
+			snprintf(err, len, "machine too large for the simulate-mode table (%llu pages)",
+				 (unsigned long long)r->total_pages);
+			ps_replay_destroy(r);
+			return NULL;
+		}
+		r->map = calloc(r->total_pages, sizeof(*r->map));
+		if (!r->map)
+			goto nomem;
+	}
+	ps_counters_init(&r->cnt, m, m->pageblock_order);
+	ps_counters_init(&r->inv, m, m->pageblock_order);
+	build_node_order(r);
+	return r;
+nomem:
+	snprintf(err, len, "out of memory building the model");
+	ps_replay_destroy(r);
+	return NULL;
+}
+
+static void free_pass1(struct ps_replay *r)
+{
+	for (int i = 0; i < r->nr_zones; i++) {
+		if (r->touch)
+			free(r->touch[i]);
+		if (r->pb_evidence)
+			free(r->pb_evidence[i]);
+		if (r->pb_changed)
+			free(r->pb_changed[i]);
+	}
+	free(r->touch);
+	free(r->pb_evidence);
+	free(r->pb_changed);
+	r->touch = NULL;
+	r->pb_evidence = r->pb_changed = NULL;
+}
+
+void ps_replay_destroy(struct ps_replay *r)
+{
+	if (!r)
+		return;
+	free_pass1(r);
+	for (int i = 0; r->zones && i < r->nr_zones; i++)
+		ps_zone_destroy(&r->zones[i]);
+	free(r->zones);
+	free(r->gbase);
+	free(r->map);
+	free(r);
+}
+
+/* ---- pass 1 ---- */
+
+void ps_replay_prepass(struct ps_replay *r, const struct ps_event *ev)
+{
+	struct ps_zone *z;
+	uint32_t idx, n;
+	int cls, zi, order = ev->order;
+
+	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
+		return;
+	z = zone_of(r, ev->pfn, &idx);
+	if (!z)
+		return;
+	zi = z->index;
+	if (ev->type == PS_EV_EXTFRAG) {
+		uint32_t pbs = 1u << (ev->fallback_order > z->pageblock_order ? ev->fallback_order - z->pageblock_order : 0);
+
+		for (uint32_t b = 0; b < pbs && (idx >> z->pageblock_order) + b < z->nr_pageblocks; b++)
+			r->pb_changed[zi][(idx >> z->pageblock_order) + b] = 1;
+		return;
+	}
+	switch (ev->type) {
+	case PS_EV_FREE: cls = T_FREED; break;
+	case PS_EV_ALLOC: cls = T_PCP_ALLOC; break;
+	case PS_EV_ZONE_LOCKED: cls = T_BUDDY; break;
+	case PS_EV_PCPU_DRAIN: cls = T_DRAIN; break;
+	default: return;
+	}
+	if ((ev->type == PS_EV_ZONE_LOCKED || ev->type == PS_EV_PCPU_DRAIN) && ev->migratetype >= 0 &&
+	    ev->migratetype < PS_MT_PCPTYPES) {
+		uint32_t pb = idx >> z->pageblock_order;
+
+		if (!r->pb_changed[zi][pb] && r->pb_evidence[zi][pb] == 0xff)
+			r->pb_evidence[zi][pb] = ev->migratetype;
+	}
+	if (order >= PS_NR_ORDERS || (idx & ((1u << order) - 1)))
+		order = 0;
+	n = 1u << order;
+	if (idx + n > z->nr_pages)
+		n = z->nr_pages - idx;
+	/* a block first seen whole keeps its order (a pcp block at the start) */
+	if (!r->touch[zi][idx])
+		r->touch[zi][idx] = cls | T_HEAD | order << T_ORDER_SHIFT;
+	for (uint32_t i = 1; i < n; i++)
+		if (!r->touch[zi][idx + i])
+			r->touch[zi][idx + i] = cls;
+}
+
+/* ---- initial state ---- */
+
+static void assign_pageblocks(struct ps_replay *r, int zi)
+{
+	struct ps_zone *z = &r->zones[zi];
+	const struct ps_zone_desc *d = &r->m->zones[zi];
+	uint64_t have[PS_MT_TYPES] = { 0 };
+	uint32_t first = z->span_start >> z->pageblock_order;
+	uint32_t last = (z->span_end - 1) >> z->pageblock_order;
+
+	for (uint32_t b = first; b <= last; b++) {
+		int e = r->pb_evidence[zi][b];
+
+		if (e != 0xff) {
+			z->pb_mt[b] = e;
+			have[e]++;
+		} else {
+			z->pb_mt[b] = 0xfe;	/* to assign */
+		}
+	}
+	if (d->have_pagetypeinfo) {
+		static const int order_of_fill[] = { PS_MT_UNMOVABLE, PS_MT_RECLAIMABLE, PS_MT_HIGHATOMIC };
+
+		for (size_t i = 0; i < sizeof(order_of_fill) / sizeof(order_of_fill[0]); i++) {
+			int mt = order_of_fill[i];
+			uint64_t want = d->nr_blocks[mt];
+
+			for (uint32_t b = first; b <= last && have[mt] < want; b++)
+				if (z->pb_mt[b] == 0xfe) {
+					z->pb_mt[b] = mt;
+					have[mt]++;
+				}
+		}
+	}
+	for (uint32_t b = first; b <= last; b++)
+		if (z->pb_mt[b] == 0xfe)
+			z->pb_mt[b] = PS_MT_MOVABLE;
+	for (uint32_t b = 0; b < z->nr_pageblocks; b++)
+		if (z->pb_mt[b] == PS_MT_ISOLATE)
+			z->nr_isolate_pageblock++;
+}
+
+static int pcp_allowed(const struct ps_replay *r, int order)
+{
+	const struct ps_zone *z = &r->zones[0];
+
+	if (!r->o.profile->pcp_high_orders)
+		return order == 0;
+	return order <= 3 || order == z->pageblock_order;
+}
+
+/* Places @need free blocks of (order, mt) in untouched pages, top of the zone down. */
+static uint64_t place_blocks(struct ps_replay *r, int zi, int order, int mt, uint64_t need)
+{
+	struct ps_zone *z = &r->zones[zi];
+	uint32_t n = 1u << order, placed = 0;
+	uint8_t *t = r->touch[zi];
+
+	if (!need)
+		return 0;
+	for (int64_t b = (int64_t)((z->span_end - n) & ~(n - 1)); b >= (int64_t)z->span_start && placed < need;
+	     b -= n) {
+		uint32_t i, buddy;
+
+		if (b < (int64_t)z->span_start || b + n > z->span_end)
+			continue;
+		if (order < z->pageblock_order && ps_pageblock_mt(z, b) != mt)
+			continue;
+		for (i = 0; i < n; i++)
+			if (T_CLASS(t[b + i]) != T_NONE || z->state[b + i] != PG_STATE(PG_ALLOC, 1, 0))
+				break;
+		if (i < n)
+			continue;
+		buddy = b ^ n;
+		if (order < PS_NR_ORDERS - 1 && buddy < z->nr_pages && z->state[buddy] == PG_STATE(PG_FREE, 1, order))
+			continue;	/* would have merged */
+		if (order >= z->pageblock_order)
+			for (uint32_t p = b; p < b + n; p += 1u << z->pageblock_order)
+				ps_set_pageblock_mt(z, p, mt);
+		ps_add_free(z, b, order, mt, 1);
+		for (i = 0; i < n; i++)
+			t[b + i] = T_BUDDY;	/* taken */
+		placed++;
+	}
+	return placed;
+}
+
+static void build_zone(struct ps_replay *r, int zi)
+{
+	struct ps_zone *z = &r->zones[zi];
+	const struct ps_zone_desc *d = &r->m->zones[zi];
+	uint8_t *t = r->touch[zi];
+	int simulate = r->o.mode == PS_REPLAY_SIMULATE;
+
+	assign_pageblocks(r, zi);
+	/* every page allocated at first, typed like its block */
+	for (uint32_t i = z->span_start; i < z->span_end; i++)
+		z->mt[i] = ps_pageblock_mt(z, i);
+	/* pages the trace shows free at the start */
+	for (uint32_t i = z->span_start; i < z->span_end; i++) {
+		int c = T_CLASS(t[i]), on_pcp = !simulate && (c == T_PCP_ALLOC || c == T_DRAIN);
+
+		if (c == T_BUDDY || (simulate && (c == T_PCP_ALLOC || c == T_DRAIN))) {
+			ps_free_one_page(z, i, 0, ps_pageblock_mt(z, i), 0);
+		} else if (on_pcp && (t[i] & T_HEAD)) {
+			int o = T_ORDER(t[i]);
+
+			if (i + (1u << o) > z->span_end)
+				o = 0;
+			ps_zone_mark(z, i, o, PG_PCP, ps_pageblock_mt(z, i));
+			z->next[i] = PS_NIL;
+			z->nr_pcp_pages += 1u << o;
+			i += (1u << o) - 1;
+		} else if (on_pcp) {
+			/* a tail first seen alone */
+			ps_zone_mark(z, i, 0, PG_PCP, ps_pageblock_mt(z, i));
+			z->next[i] = PS_NIL;
+			z->nr_pcp_pages++;
+		}
+	}
+	/* the snapshot's free blocks the trace does not account for */
+	for (int o = PS_NR_ORDERS - 1; o >= 0; o--) {
+		for (int mt = 0; mt < PS_MT_TYPES; mt++) {
+			uint64_t want, have = z->free_area[o].nr_free_mt[mt], got;
+
+			if (d->have_pagetypeinfo)
+				want = d->nr_free[o][mt];
+			else if (d->have_buddyinfo && mt == PS_MT_MOVABLE)
+				want = d->buddy[o];
+			else
+				continue;
+			if (want <= have)
+				continue;
+			got = place_blocks(r, zi, o, mt, want - have);
+			r->placed_blocks += got;
+			r->placed_pages += got << o;
+			r->unplaced_blocks += want - have - got;
+		}
+	}
+}
+
+int ps_replay_start(struct ps_replay *r, char *err, int len)
+{
+	for (int zi = 0; zi < r->nr_zones; zi++)
+		build_zone(r, zi);
+	if (r->map) {
+		/* pages allocated at the start map to themselves */
+		for (int zi = 0; zi < r->nr_zones; zi++)
+			for (uint32_t i = 0; i < r->zones[zi].nr_pages; i++)
+				if (T_CLASS(r->touch[zi][i]) == T_FREED)
+					r->map[r->gbase[zi] + i] = (uint32_t)(r->gbase[zi] + i + 1);
+	}
+	free_pass1(r);
+	for (int zi = 0; zi < r->nr_zones; zi++)
+		if (ps_zone_check(&r->zones[zi], err, len) < 0)
+			return -1;
+	return 0;
+}
+
+/* ---- pass 2: follow ---- */
+
+static void defect(struct ps_replay *r, int kind, const struct ps_event *ev, const char *what)
+{
+	r->defects[kind]++;
+	if (r->o.verbose && r->verbose_left > 0) {
+		r->verbose_left--;
+		fprintf(stderr, "pagesim: defect: %s: %s pfn %#llx order %d cpu %d at %llu.%09llu\n", what,
+			ps_event_names[ev->type], (unsigned long long)ev->pfn, ev->order, ev->cpu,
+			(unsigned long long)(ev->ts_ns / 1000000000ull),
+			(unsigned long long)(ev->ts_ns % 1000000000ull));
+	}
+}
+
+/* Makes [idx, 2^order) one allocated block, splitting or joining allocated blocks. */
+static int reshape_alloc(struct ps_zone *z, uint32_t idx, int order)
+{
+	uint32_t h, end = idx + (1u << order);
+	int k, mt = z->mt[idx];
+
+	if (end > z->nr_pages)
+		return -1;
+	for (uint32_t p = idx; p < end;) {
+		if (ps_zone_block_of(z, p, &h, &k) != PG_ALLOC)
+			return -1;
+		if (h < idx || h + (1u << k) > end) {
+			/* a larger allocated block (split_page): cut it into order-0 pages */
+			for (uint32_t i = h; i < h + (1u << k); i++)
+				z->state[i] = PG_STATE(PG_ALLOC, 1, 0);
+			continue;
+		}
+		p = h + (1u << k);
+	}
+	ps_zone_mark(z, idx, order, PG_ALLOC, mt);
+	return 0;
+}
+
+static void account_invisible(struct ps_replay *r, struct ps_zone *z, uint32_t h, int k, const struct ps_event *ev)
+{
+	struct ps_event a = *ev;
+	uint32_t cpu = z->next[h];
+
+	a.type = PS_EV_ALLOC;
+	a.pfn = z->start_pfn + h;
+	a.order = 0;
+	a.gfp = 0;
+	a.cpu = cpu != PS_NIL ? cpu : ev->cpu;
+	/* the bulk allocator counts numa events per page */
+	for (int i = 0; i < (1 << k); i++) {
+		a.pfn = z->start_pfn + h + i;
+		ps_counters_event(&r->inv, &a);
+	}
+	r->invisible_pages += 1u << k;
+	z->nr_pcp_pages -= 1u << k;
+	ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
+}
+
+static void follow_event(struct ps_replay *r, const struct ps_event *ev)
+{
+	const struct ps_profile *p = r->o.profile;
+	struct ps_zone *z;
+	uint32_t idx, h;
+	int k, kind;
+
+	ps_counters_event(&r->cnt, ev);
+	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
+		return;
+	z = zone_of(r, ev->pfn, &idx);
+	if (!z)
+		return;		/* counted by the counters as pfn_outside_zones */
+	if (ev->order >= PS_NR_ORDERS || (idx & ((1u << ev->order) - 1)) || idx + (1u << ev->order) > z->nr_pages) {
+		defect(r, PS_DEF_SHAPE, ev, "order out of range or misaligned");
+		return;
+	}
+	kind = ps_zone_block_of(z, idx, &h, &k);
+	switch (ev->type) {
+	case PS_EV_ZONE_LOCKED:
+		z->lock_acquisitions++;
+		if (kind == PG_FREE && k >= ev->order) {
+			ps_zone_take_free(z, idx, ev->order);
+		} else if (kind == PG_PCP && h == idx && k == ev->order) {
+			/* freed straight to the buddy (pcp trylock failed) without our knowing */
+			r->pcp_resyncs++;
+			z->nr_pcp_pages -= 1u << k;
+		} else if (kind == PG_PCP && k > ev->order) {
+			/* a larger pcp block freed straight to the buddy: put it there, then take */
+			r->pcp_resyncs++;
+			z->nr_pcp_pages -= 1u << k;
+			ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
+			ps_free_one_page(z, h, k, ps_pageblock_mt(z, h), 0);
+			ps_zone_take_free(z, idx, ev->order);
+		} else {
+			defect(r, PS_DEF_ALLOC_NOT_FREE, ev, "zone_locked takes a block the model does not hold as free");
+			if (kind == PG_PCP)
+				z->nr_pcp_pages -= 1u << k;
+			if (kind != PG_ALLOC || reshape_alloc(z, idx, ev->order) < 0)
+				return;
+		}
+		ps_zone_mark(z, idx, ev->order, PG_PCP, ev->migratetype >= 0 ? ev->migratetype : ps_pageblock_mt(z, idx));
+		z->next[idx] = ev->cpu;
+		z->nr_pcp_pages += 1u << ev->order;
+		break;
+	case PS_EV_ALLOC:
+		if (kind == PG_PCP && h == idx && k == ev->order) {
+			z->nr_pcp_pages -= 1u << k;
+		} else if (kind == PG_FREE && k >= ev->order) {
+			ps_zone_take_free(z, idx, ev->order);
+			r->untraced_buddy_allocs++;
+		} else if (kind == PG_PCP) {
+			/* pcp blocks of another shape: take the pages one by one */
+			uint32_t end = idx + (1u << ev->order);
+
+			for (uint32_t q = idx; q < end;) {
+				if (ps_zone_block_of(z, q, &h, &k) != PG_PCP) {
+					defect(r, PS_DEF_SHAPE, ev, "allocation spans pcp and other blocks");
+					return;
+				}
+				z->nr_pcp_pages -= 1u << k;
+				ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
+				q = h + (1u << k);
+			}
+			if (reshape_alloc(z, idx, ev->order) < 0) {
+				defect(r, PS_DEF_SHAPE, ev, "allocation of a block of another shape");
+				return;
+			}
+		} else {
+			defect(r, PS_DEF_ALLOC_NOT_FREE, ev, "allocation of a block the model holds as allocated");
+			if (kind != PG_ALLOC || reshape_alloc(z, idx, ev->order) < 0)
+				return;
+		}
+		ps_zone_mark(z, idx, ev->order, PG_ALLOC, ev->migratetype >= 0 ? ev->migratetype : ps_pageblock_mt(z, idx));
+		break;
+	case PS_EV_FREE:
+		if (kind == PG_PCP) {
+			/* handed out with no mm_page_alloc: the bulk allocator */
+			uint32_t end = idx + (1u << ev->order);
+
+			for (uint32_t q = idx; q < end;) {
+				if (ps_zone_block_of(z, q, &h, &k) != PG_PCP)
+					break;
+				account_invisible(r, z, h, k, ev);
+				q = h + (1u << k);
+			}
+			kind = ps_zone_block_of(z, idx, &h, &k);
+		}
+		if (kind == PG_FREE && k >= ev->order) {
+			/*
+			 * Compaction's free scanner (and page reporting) take free pages
+			 * out of the buddy with no event; what they do not use comes back
+			 * through mm_page_free.  Take the block out, then free it.
+			 */
+			ps_zone_take_free(z, idx, ev->order);
+			r->isolated_pages += 1u << ev->order;
+			kind = PG_ALLOC;
+		}
+		if (kind == PG_FREE) {
+			defect(r, PS_DEF_FREE_NOT_ALLOC, ev, "free of a block the model holds as free");
+			return;
+		}
+		if (reshape_alloc(z, idx, ev->order) < 0) {
+			defect(r, PS_DEF_SHAPE, ev, "free of a range that is not wholly allocated");
+			return;
+		}
+		if (pcp_allowed(r, ev->order) && ps_pageblock_mt(z, idx) != PS_MT_ISOLATE) {
+			ps_zone_mark(z, idx, ev->order, PG_PCP, ps_pageblock_mt(z, idx));
+			z->next[idx] = ev->cpu;
+			z->nr_pcp_pages += 1u << ev->order;
+		} else {
+			z->lock_acquisitions++;
+			ps_free_block(z, idx, ev->order);
+		}
+		break;
+	case PS_EV_PCPU_DRAIN:
+		if (kind == PG_PCP && h == idx && k == ev->order) {
+			z->nr_pcp_pages -= 1u << k;
+		} else {
+			defect(r, PS_DEF_DRAIN_NOT_PCP, ev, "drain of a block not on a per-CPU list");
+			if (kind != PG_ALLOC || reshape_alloc(z, idx, ev->order) < 0)
+				return;
+		}
+		ps_zone_mark(z, idx, ev->order, PG_ALLOC, z->mt[idx]);
+		ps_free_one_page(z, idx, ev->order,
+				 p->pcp_mt_cache && ev->migratetype >= 0 ? ev->migratetype : ps_pageblock_mt(z, idx), 0);
+		break;
+	case PS_EV_EXTFRAG: {
+		int start = ev->alloc_migratetype, pb = z->pageblock_order;
+
+		if (start < 0 || start >= PS_MT_PCPTYPES)
+			break;
+		if (ev->change_ownership) {
+			uint32_t n = 1u << (ev->fallback_order > pb ? ev->fallback_order : pb);
+			uint32_t b0 = idx & ~(n - 1);
+
+			for (uint32_t b = b0; b < b0 + n && b < z->nr_pages; b += 1u << pb)
+				ps_set_pageblock_mt(z, b, start);
+			if (ev->fallback_order < pb)
+				ps_move_freepages_block(z, idx, start, NULL);
+		} else if (p->fallback == PS_FB_MOVE_RETRY || p->fallback == PS_FB_STEAL_RETURN) {
+			if (ev->fallback_order < pb && (ev->fallback_order >= pb / 2 || start != PS_MT_MOVABLE))
+				ps_move_freepages_block(z, idx, start, NULL);
+		}
+		break;
+	}
+	}
+}
+
+/* ---- pass 2: simulate ---- */
+
+static int gfp_zone(uint32_t gfp)
+{
+	if (gfp & PS_GFP_DMA)
+		return PS_ZONE_DMA;
+	if (gfp & PS_GFP_DMA32)
+		return PS_ZONE_DMA32;
+	if ((gfp & PS_GFP_MOVABLE) && (gfp & PS_GFP_HIGHMEM))
+		return PS_ZONE_MOVABLE;
+	return PS_ZONE_NORMAL;
+}
+
+static int zone_ok(const struct ps_zone *z, int order, int pass)
+{
+	long free = (long)z->nr_free_pages - (1L << order);
+
+	if (pass == 0)
+		return free >= z->wmark_low + z->watermark_boost;
+	if (pass == 1)
+		return free >= z->wmark_min;
+	return 1;
+}
+
+/* Tries the zonelist of @node for zone types <= @high; returns the zone or NULL. */
+static struct ps_zone *walk(struct ps_replay *r, int node, int thisnode, int high, int order, int mt,
+			    uint32_t *idx)
+{
+	int nr = thisnode ? 1 : r->nr_node_order[node];
+
+	for (int pass = 0; pass < 3; pass++) {
+		for (int ni = 0; ni < nr; ni++) {
+			int n = thisnode ? node : r->node_order[node][ni];
+
+			for (int t = high; t >= 0; t--) {
+				for (int zi = 0; zi < r->nr_zones; zi++) {
+					struct ps_zone *z = &r->zones[zi];
+
+					if (z->node != n || z->type != t || !zone_ok(z, order, pass))
+						continue;
+					z->nofragment = pass == 0 && r->o.profile->nofragment && n == node &&
+							(r->o.defrag_mode || 1);
+					*idx = ps_rmqueue(z, order, mt, NULL);
+					z->nofragment = 0;
+					if (*idx == PS_NIL && pass == 0 && r->o.profile->nofragment)
+						*idx = ps_rmqueue(z, order, mt, NULL);
+					if (*idx != PS_NIL) {
+						z->lock_acquisitions++;
+						if (pass == 2)
+							r->sim_wmark_ignored++;
+						return z;
+					}
+				}
+			}
+		}
+	}
+	return NULL;
+}
+
+static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
+{
+	struct ps_zone *tz, *z;
+	uint32_t tidx, idx;
+
+	if (ev->type == PS_EV_ALLOC) {
+		struct ps_event a = *ev;
+		int node, thisnode = !!(ev->gfp & PS_GFP_THISNODE), mt = ev->migratetype;
+
+		if (ev->pfn == PS_PFN_NONE) {
+			r->sim_skipped_failed++;
+			ps_counters_event(&r->cnt, ev);
+			return;
+		}
+		tz = zone_of(r, ev->pfn, &tidx);
+		if (!tz) {
+			ps_counters_event(&r->cnt, ev);	/* counted as outside */
+			return;
+		}
+		node = thisnode ? tz->node : ps_machine_cpu_node(r->m, ev->cpu);
+		if (node < 0)
+			node = tz->node;
+		if (mt < 0)
+			mt = PS_MT_MOVABLE;
+		for (int zi = 0; zi < r->nr_zones; zi++) {
+			r->zones[zi].now_ns = ev->ts_ns;
+			r->zones[zi].now_cpu = ev->cpu;
+		}
+		z = walk(r, node, thisnode, gfp_zone(ev->gfp), ev->order, mt, &idx);
+		if (!z) {
+			r->sim_alloc_failed++;
+			return;
+		}
+		ps_zone_mark(z, idx, ev->order, PG_ALLOC, mt);
+		for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < tz->nr_pages; i++)
+			r->map[r->gbase[tz->index] + tidx + i] = (uint32_t)(r->gbase[z->index] + idx + i + 1);
+		a.pfn = z->start_pfn + idx;
+		ps_counters_event(&r->cnt, &a);
+		return;
+	}
+	if (ev->type != PS_EV_FREE) {
+		if (ev->type != PS_EV_EXTFRAG)	/* the model makes its own */
+			r->cnt.events[ev->type]++;
+		return;
+	}
+	tz = zone_of(r, ev->pfn, &tidx);
+	if (!tz) {
+		ps_counters_event(&r->cnt, ev);
+		return;
+	}
+	{
+		uint64_t g = r->map[r->gbase[tz->index] + tidx], gi;
+		struct ps_event f = *ev;
+		int zi;
+
+		if (!g) {
+			/* never allocated in the trace nor at its start: the bulk allocator */
+			r->invisible_frees++;
+			r->invisible_pages += 1u << ev->order;
+			r->cnt.events[PS_EV_FREE]++;
+			return;
+		}
+		gi = g - 1;
+		for (zi = r->nr_zones - 1; zi > 0 && r->gbase[zi] > gi; zi--)
+			;
+		z = &r->zones[zi];
+		idx = gi - r->gbase[zi];
+		for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < tz->nr_pages; i++)
+			r->map[r->gbase[tz->index] + tidx + i] = 0;
+		if ((idx & ((1u << ev->order) - 1)) || reshape_alloc(z, idx, ev->order) < 0) {
+			defect(r, PS_DEF_SHAPE, ev, "free of a traced block the model did not allocate whole");
+			return;
+		}
+		z->lock_acquisitions++;
+		ps_free_block(z, idx, ev->order);
+		f.pfn = z->start_pfn + idx;
+		ps_counters_event(&r->cnt, &f);
+	}
+}
+
+int ps_replay_event(struct ps_replay *r, const struct ps_event *ev, char *err, int len)
+{
+	if (r->o.mode == PS_REPLAY_FOLLOW)
+		follow_event(r, ev);
+	else
+		simulate_event(r, ev);
+	if (r->o.check) {
+		for (int zi = 0; zi < r->nr_zones; zi++)
+			if (ps_zone_check(&r->zones[zi], err, len) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+/* ---- results ---- */
+
+uint64_t ps_replay_defects(const struct ps_replay *r)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < PS_DEF_NR; i++)
+		n += r->defects[i];
+	return n;
+}
+
+double ps_replay_bytes_per_page(const struct ps_replay *r)
+{
+	double b = r->nr_zones ? ps_zone_bytes_per_page(&r->zones[0]) : 0;
+
+	if (r->map)
+		b += sizeof(*r->map);
+	return b;
+}
+
+#define SET(name, v)                                       \
+	do {                                               \
+		if (ps_kv_set(kv, name, (int64_t)(v)) < 0) \
+			return -1;                         \
+	} while (0)
+
+int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
+{
+	struct ps_kv inv;
+	char name[128];
+	uint64_t pcp = 0, lock = 0, fb = 0, fbf = 0, claims = 0, boosts = 0;
+
+	if (r->o.fold_invisible) {
+		/* bulk allocations count like traced ones in the kernel's rows */
+		r->cnt.numa_hit += r->inv.numa_hit;
+		r->cnt.numa_miss += r->inv.numa_miss;
+		r->cnt.numa_foreign += r->inv.numa_foreign;
+		r->cnt.numa_local += r->inv.numa_local;
+		r->cnt.numa_other += r->inv.numa_other;
+		for (int z = 0; z < PS_ZONE_NR; z++)
+			r->cnt.pgalloc[z] += r->inv.pgalloc[z];
+		for (int n = 0; n < PS_MAX_NODES; n++) {
+			r->cnt.node[n].numa_hit += r->inv.node[n].numa_hit;
+			r->cnt.node[n].numa_miss += r->inv.node[n].numa_miss;
+			r->cnt.node[n].numa_foreign += r->inv.node[n].numa_foreign;
+			r->cnt.node[n].local_node += r->inv.node[n].local_node;
+			r->cnt.node[n].other_node += r->inv.node[n].other_node;
+		}
+	}
+	if (ps_counters_to_kv(&r->cnt, kv) < 0)
+		return -1;
+	SET("replay_defects", ps_replay_defects(r));
+	for (int i = 0; i < PS_DEF_NR; i++)
+		SET(defect_names[i], r->defects[i]);
+	SET("replay_invisible_alloc_pages", r->invisible_pages);
+	if (r->o.mode == PS_REPLAY_FOLLOW) {
+		ps_kv_init(&inv);
+		if (ps_counters_to_kv(&r->inv, &inv) < 0) {
+			ps_kv_free(&inv);
+			return -1;
+		}
+		for (int i = 0; i < inv.nr; i++) {
+			const char *n = inv.items[i].name;
+
+			if (strncmp(n, "numa_", 5) && strncmp(n, "pgalloc_", 8) && !strstr(n, ".numa_") &&
+			    !strstr(n, "_node"))
+				continue;
+			snprintf(name, sizeof(name), "replay_invisible_%s", n);
+			SET(name, inv.items[i].value);
+		}
+		ps_kv_free(&inv);
+		SET("replay_alloc_from_buddy_without_zone_locked", r->untraced_buddy_allocs);
+		SET("replay_pcp_resyncs", r->pcp_resyncs);
+		SET("replay_untraced_isolated_pages", r->isolated_pages);
+	} else {
+		SET("replay_sim_alloc_failed", r->sim_alloc_failed);
+		SET("replay_sim_skipped_failed_allocs", r->sim_skipped_failed);
+		SET("replay_sim_watermarks_ignored", r->sim_wmark_ignored);
+	}
+	SET("replay_initial_placed_blocks", r->placed_blocks);
+	SET("replay_initial_placed_pages", r->placed_pages);
+	SET("replay_initial_unplaced_blocks", r->unplaced_blocks);
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		const struct ps_zone *z = &r->zones[zi];
+
+		pcp += z->nr_pcp_pages;
+		lock += z->lock_acquisitions;
+		fb += z->fallbacks;
+		fbf += z->fallbacks_fragmenting;
+		claims += z->claims;
+		boosts += z->boosts;
+	}
+	SET("model_pcp_pages", pcp);
+	SET("model_zone_lock_acquisitions", lock);
+	SET("model_fallbacks", fb);
+	SET("model_fallbacks_fragmenting", fbf);
+	SET("model_pageblock_claims", claims);
+	SET("model_watermark_boosts", boosts);
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		const struct ps_zone *z = &r->zones[zi];
+
+		snprintf(name, sizeof(name), "model_nr_free_pages.node%d.%s", z->node, ps_zone_names[z->type]);
+		SET(name, z->nr_free_pages);
+	}
+	return 0;
+}
+
+void ps_replay_write_buddyinfo(const struct ps_replay *r, FILE *f)
+{
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		const struct ps_zone *z = &r->zones[zi];
+
+		fprintf(f, "Node %d, zone %8s ", z->node, ps_zone_names[z->type]);
+		for (int o = 0; o < PS_NR_ORDERS; o++)
+			fprintf(f, "%6llu ", (unsigned long long)z->free_area[o].nr_free);
+		fputc('\n', f);
+	}
+}
+
+void ps_replay_write_pagetypeinfo(const struct ps_replay *r, FILE *f)
+{
+	static const int shown[] = { PS_MT_UNMOVABLE, PS_MT_MOVABLE, PS_MT_RECLAIMABLE, PS_MT_HIGHATOMIC, PS_MT_ISOLATE };
+	const int nshown = sizeof(shown) / sizeof(shown[0]);
+	int pb = r->m->pageblock_order;
+
+	fprintf(f, "Page block order: %d\nPages per block:  %d\n\n", pb, 1 << pb);
+	fprintf(f, "Free pages count per migrate type at order ");
+	for (int o = 0; o < PS_NR_ORDERS; o++)
+		fprintf(f, "%6d ", o);
+	fputc('\n', f);
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		const struct ps_zone *z = &r->zones[zi];
+
+		for (int i = 0; i < nshown; i++) {
+			fprintf(f, "Node %4d, zone %8s, type %12s ", z->node, ps_zone_names[z->type],
+				ps_migratetype_names[shown[i]]);
+			for (int o = 0; o < PS_NR_ORDERS; o++)
+				fprintf(f, "%6llu ", (unsigned long long)z->free_area[o].nr_free_mt[shown[i]]);
+			fputc('\n', f);
+		}
+	}
+	fprintf(f, "\nNumber of blocks type    ");
+	for (int i = 0; i < nshown; i++)
+		fprintf(f, " %12s", ps_migratetype_names[shown[i]]);
+	fputc('\n', f);
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		const struct ps_zone *z = &r->zones[zi];
+		uint64_t n[PS_MT_TYPES] = { 0 };
+
+		for (uint32_t b = z->span_start >> pb; b <= (z->span_end - 1) >> pb; b++)
+			if (z->pb_mt[b] < PS_MT_TYPES)
+				n[z->pb_mt[b]]++;
+		fprintf(f, "Node %d, zone %8s ", z->node, ps_zone_names[z->type]);
+		for (int i = 0; i < nshown; i++)
+			fprintf(f, " %12llu", (unsigned long long)n[shown[i]]);
+		fputc('\n', f);
+	}
+}
+
+/* Free blocks of at least @order and the pages they hold. */
+static void suitable(const struct ps_zone *z, int order, uint64_t *blocks, uint64_t *pages)
+{
+	*blocks = *pages = 0;
+	for (int o = 0; o < PS_NR_ORDERS; o++) {
+		*pages += z->free_area[o].nr_free << o;
+		if (o >= order)
+			*blocks += z->free_area[o].nr_free << (o - order);
+	}
+}
+
+/* debugfs extfrag/unusable_index: free pages unusable for @order, in thousandths */
+void ps_replay_write_unusable_index(const struct ps_replay *r, FILE *f)
+{
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		const struct ps_zone *z = &r->zones[zi];
+
+		fprintf(f, "Node %d, zone %8s ", z->node, ps_zone_names[z->type]);
+		for (int o = 0; o < PS_NR_ORDERS; o++) {
+			uint64_t blocks, pages, idx;
+
+			suitable(z, o, &blocks, &pages);
+			idx = pages ? (pages - (blocks << o)) * 1000 / pages : 1000;
+			fprintf(f, "%llu.%03llu ", (unsigned long long)(idx / 1000), (unsigned long long)(idx % 1000));
+		}
+		fputc('\n', f);
+	}
+}
+
+/* debugfs extfrag/extfrag_index: -1.000 when a block of the order is free */
+void ps_replay_write_extfrag_index(const struct ps_replay *r, FILE *f)
+{
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		const struct ps_zone *z = &r->zones[zi];
+
+		fprintf(f, "Node %d, zone %8s ", z->node, ps_zone_names[z->type]);
+		for (int o = 0; o < PS_NR_ORDERS; o++) {
+			uint64_t suitable_blocks = 0, pages = 0, total_blocks = 0;
+			long idx;
+
+			for (int k = 0; k < PS_NR_ORDERS; k++) {
+				total_blocks += z->free_area[k].nr_free;
+				pages += z->free_area[k].nr_free << k;
+				if (k >= o)
+					suitable_blocks += z->free_area[k].nr_free << (k - o);
+			}
+			if (!total_blocks)
+				idx = 0;
+			else if (suitable_blocks)
+				idx = -1000;
+			else
+				idx = 1000 - (long)((1000 + pages * 1000 / (1u << o)) / total_blocks);
+			if (idx < 0 && idx != -1000)
+				idx = 0;
+			fprintf(f, "%s%ld.%03ld ", idx < 0 ? "-" : "", labs(idx) / 1000, labs(idx) % 1000);
+		}
+		fputc('\n', f);
+	}
+}

@@ -25,6 +25,7 @@ struct ps_command {
 int cmd_stat(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 
 /* "pagesim: <msg>" on stderr */

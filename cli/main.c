@@ -9,6 +9,7 @@ static const struct ps_command commands[] = {
 	{ "stat", cmd_stat, "count the kernel's counters straight from a trace" },
 	{ "replay", cmd_replay, "replay a trace through the buddy model (follow or simulate)" },
 	{ "convert", cmd_convert, "write a trace and its machine snapshots into one pagesim file" },
+	{ "record", cmd_record, "record this machine's page events and layout into a pagesim file" },
 	{ "diff", cmd_diff, "compare counters: the test robot's %change rows or mmtests' columns" },
 };
 

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd_record.c - pagesim record: the kmem page events of this machine, with
+ * its layout and counters before and after, into one pagesim file.
+ *
+ * Recording runs in pagesim's own tracefs instance (trace/tracefs_rec.c).
+ * SIGINT, SIGTERM and SIGHUP only set a flag: the loop then stops, and the
+ * one exit path turns the events off and removes the instance.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../trace/pgs.h"
+#include "../trace/sysroot.h"
+#include "../trace/tracefs_rec.h"
+#include "cli.h"
+
+static const char record_usage[] =
+	"usage: pagesim record -o FILE [OPTIONS] [-- COMMAND [ARGS...]]\n"
+	"\n"
+	"Records the kmem page events of this machine into a pagesim file, with the\n"
+	"machine's layout and counters before and after (zoneinfo, pagetypeinfo,\n"
+	"buddyinfo, vmstat, meminfo, /proc/sys/vm, node cpulists, distances,\n"
+	"numastat), so that 'pagesim stat FILE' and 'pagesim stat --check FILE' work\n"
+	"anywhere.  With COMMAND, records while it runs and stops when it exits;\n"
+	"otherwise until --duration ends or SIGINT (Ctrl-C) or SIGTERM.  Uses its own\n"
+	"tracefs instance (pagesim-<pid>), removed at the end; needs root.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output FILE    the pagesim file (written as FILE.tmp.* and renamed at the end)\n"
+	"  -d, --duration SECS  stop after SECS seconds (COMMAND, if still running, gets SIGTERM)\n"
+	"  -b, --buffer-kb N    ring buffer per CPU in KiB (default: the kernel's)\n"
+	"  -e, --events LIST    comma-separated kmem events (default: all six: mm_page_alloc,\n"
+	"                       mm_page_free, mm_page_free_batched, mm_page_alloc_zone_locked,\n"
+	"                       mm_page_pcpu_drain, mm_page_alloc_extfrag)\n"
+	"  -q, --quiet          no progress line and no summary\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"exit status: 0 success, 1 failure (not root, no writable tracefs, an event missing\n"
+	"on this kernel, a write error), 2 bad usage\n";
+
+static const struct option record_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "buffer-kb", required_argument, NULL, 'b' },
+	{ "events", required_argument, NULL, 'e' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* "mm_page_alloc,kmem:mm_page_free" -> PS_EV_* bits; -1 on an unknown name. */
+static int parse_events(const char *list, unsigned int *bits, char *bad, size_t badlen)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+
+	*bits = 0;
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int t;
+
+		if (!strncmp(tok, "kmem:", 5))
+			tok += 5;
+		t = ps_event_type_from_name(tok, strlen(tok));
+		if (t < 0) {
+			snprintf(bad, badlen, "%s", tok);
+			free(copy);
+			return -1;
+		}
+		*bits |= 1u << t;
+	}
+	free(copy);
+	return *bits ? 0 : -1;
+}
+
+static void machine_facts(struct ps_pgs_meta *m, char *release, size_t len)
+{
+	char *text = ps_read_file("/proc/sys/kernel/osrelease", NULL, NULL);
+	const char *p;
+
+	release[0] = 0;
+	if (text) {
+		snprintf(release, len, "%s", text);
+		release[strcspn(release, "\n")] = 0;
+		free(text);
+	}
+	m->kernel_release = release;
+	m->page_size = sysconf(_SC_PAGESIZE);
+	m->nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	m->pageblock_order = -1;
+	text = ps_read_file("/proc/pagetypeinfo", NULL, NULL);
+	if (text && (p = strstr(text, "Page block order:")))
+		m->pageblock_order = atoi(p + strlen("Page block order:"));
+	free(text);
+	m->source = "tracefs";
+	m->flags = PS_PGS_F_RECORDED;
+}
+
+static void progress(struct ps_rec *rec, struct ps_pgs_writer *w, double t0, double *last, uint64_t *last_ev,
+		     int final)
+{
+	struct ps_rec_progress p;
+	double t = now_s();
+
+	ps_rec_progress(rec, &p);
+	fprintf(stderr, "\rpagesim record: %6.1f s  %10llu events  %9.0f events/s  %8.1f MiB written  lost %llu%s",
+		t - t0, (unsigned long long)p.events, t > *last ? (p.events - *last_ev) / (t - *last) : 0.0,
+		ps_pgs_bytes(w) / 1048576.0, (unsigned long long)p.lost, final ? "\n" : "   ");
+	*last = t;
+	*last_ev = p.events;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct ps_rec_opts ro = { 0 };
+	struct ps_pgs_meta meta = { 0 };
+	struct ps_error err = { { 0 } };
+	struct ps_out out = { 0 };
+	struct ps_pgs_writer *w = NULL;
+	struct ps_rec *rec = NULL;
+	struct sigaction sa = { 0 }, old[3];
+	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	const char *output = NULL;
+	char release[128], bad[64] = "", *end;
+	double duration = 0, t0, last_flush, last_prog, deadline;
+	uint64_t last_ev = 0, lost[PS_READER_MAX_CPUS];
+	int quiet = 0, opt, ret = PS_EXIT_FAIL, tty, child_status = 0, child_done = 0, nr;
+	pid_t child = -1;
+	const char *why = "stopped";
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+o:d:b:e:qh", record_options, NULL)) != -1) {
+		switch (opt) {
+		case 'o': output = optarg; break;
+		case 'd':
+			duration = strtod(optarg, &end);
+			if (*end || !(duration > 0))
+				return ps_usage_error("record", "--duration must be a number of seconds above 0, not '%s'",
+						      optarg);
+			break;
+		case 'b':
+			ro.buffer_kb = strtol(optarg, &end, 10);
+			if (*end || ro.buffer_kb < 4 || ro.buffer_kb > (1 << 22))
+				return ps_usage_error("record", "--buffer-kb must be 4 to 4194304 KiB, not '%s'", optarg);
+			break;
+		case 'e':
+			if (parse_events(optarg, &ro.events, bad, sizeof(bad)) < 0)
+				return ps_usage_error("record", "--events: '%s' is not a kmem page event (%s, %s, %s, %s, %s, %s)",
+						      bad[0] ? bad : optarg, ps_event_names[0], ps_event_names[1],
+						      ps_event_names[2], ps_event_names[3], ps_event_names[4],
+						      ps_event_names[5]);
+			break;
+		case 'q': quiet = 1; break;
+		case 'h': fputs(record_usage, stdout); return PS_EXIT_OK;
+		default: return ps_usage_error("record", "unknown option");
+		}
+	}
+	if (!output)
+		return ps_usage_error("record", "missing -o FILE");
+	if (!strcmp(output, "-"))
+		return ps_usage_error("record", "-o needs a file (a pagesim file's header is completed at the end)");
+	if (ps_rec_check(&err) < 0) {
+		ps_error("%s", err.msg);
+		return PS_EXIT_FAIL;
+	}
+	tty = !quiet && isatty(STDERR_FILENO);
+
+	/* signals only set a flag from here on: every exit goes through the cleanup below */
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+
+	machine_facts(&meta, release, sizeof(release));
+	if (ps_out_open(&out, output, &err) < 0)
+		goto fail;
+	w = ps_pgs_writer_open(out.f, output, &meta, &err);
+	if (!w || ps_rec_snapshot(w, "before", &err) < 0)
+		goto fail;
+	rec = ps_rec_start(&ro, &err);
+	if (!rec || ps_rec_write_formats(rec, w, &err) < 0)
+		goto fail;
+	t0 = last_flush = last_prog = now_s();
+	deadline = duration > 0 ? t0 + duration : 0;
+	if (optind < argc) {
+		child = fork();
+		if (child < 0) {
+			ps_err(&err, "cannot start '%s': %s", argv[optind], strerror(errno));
+			goto fail;
+		}
+		if (child == 0) {
+			for (int i = 0; i < 3; i++)
+				sigaction(sigs[i], &old[i], NULL);
+			execvp(argv[optind], argv + optind);
+			fprintf(stderr, "pagesim record: cannot run '%s': %s\n", argv[optind], strerror(errno));
+			_exit(127);
+		}
+	}
+	if (!quiet)
+		fprintf(stderr, "pagesim: recording in tracefs instance %s%s\n", ps_rec_instance(rec),
+			child < 0 && !deadline ? " until Ctrl-C" : "");
+	for (;;) {
+		long n = ps_rec_poll(rec, w, &err);
+		double t;
+
+		if (n < 0)
+			goto fail;
+		if (stop_signal) {
+			why = stop_signal == SIGINT ? "interrupted" : "stopped by a signal";
+			break;
+		}
+		if (child > 0 && waitpid(child, &child_status, WNOHANG) == child) {
+			child_done = 1;
+			why = "command exited";
+			break;
+		}
+		t = now_s();
+		if (deadline && t >= deadline) {
+			why = "duration reached";
+			break;
+		}
+		if (t - last_flush >= 1.0) {
+			/* a crash loses at most the last second */
+			if (ps_pgs_flush(w, &err) < 0)
+				goto fail;
+			last_flush = t;
+		}
+		if (tty && t - last_prog >= 0.5)
+			progress(rec, w, t0, &last_prog, &last_ev, 0);
+		if (n == 0) {
+			struct timespec ts = { 0, 5000000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (ps_rec_stop(rec, w, &err) < 0)
+		goto fail;
+	if (tty)
+		progress(rec, w, t0, &last_prog, &last_ev, 1);
+	if (child > 0 && !child_done) {
+		kill(child, SIGTERM);
+		waitpid(child, &child_status, 0);
+	}
+	if (ps_rec_snapshot(w, "after", &err) < 0 || ps_pgs_writer_finish(w, &err) < 0 ||
+	    ps_out_commit(&out, &err) < 0)
+		goto fail;
+	nr = ps_rec_lost(rec, lost, PS_READER_MAX_CPUS);
+	{
+		uint64_t total = 0;
+
+		for (int c = 0; c < nr && c < PS_READER_MAX_CPUS; c++)
+			total += lost[c];
+		if (total) {
+			ps_warn("the ring buffer lost %llu events; per CPU:", (unsigned long long)total);
+			for (int c = 0; c < nr && c < PS_READER_MAX_CPUS; c++)
+				if (lost[c])
+					fprintf(stderr, "  cpu%d: %llu\n", c, (unsigned long long)lost[c]);
+			fprintf(stderr, "  (a larger --buffer-kb, or fewer --events, keeps up better)\n");
+		}
+	}
+	if (!quiet)
+		fprintf(stderr, "pagesim: %s: wrote %s: %llu events, %llu bytes (%.2f bytes per event in frames)\n", why,
+			output, (unsigned long long)ps_pgs_events(w), (unsigned long long)ps_pgs_bytes(w),
+			ps_pgs_events(w) ? (double)ps_pgs_event_bytes(w) / ps_pgs_events(w) : 0.0);
+	if (child > 0 && child_done && !(WIFEXITED(child_status) && WEXITSTATUS(child_status) == 0))
+		ps_warn("the command %s %d", WIFEXITED(child_status) ? "exited with status" : "was killed by signal",
+			WIFEXITED(child_status) ? WEXITSTATUS(child_status) : WTERMSIG(child_status));
+	ret = PS_EXIT_OK;
+	goto out;
+fail:
+	ps_error("%s", err.msg);
+	ps_out_abort(&out);
+	if (child > 0 && !child_done) {
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+	}
+out:
+	ps_rec_destroy(rec);
+	ps_pgs_writer_free(w);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	return ret;
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* tep_kmem.c - kmem page events from libtraceevent records (see tep_kmem.h). */
+#include <string.h>
+
+#include "gfp.h"
+#include "kver.h"
+#include "reader-local.h"
+#include "tep_kmem.h"
+
+static struct tep_format_field *field(struct tep_event *e, const char *name)
+{
+	return e ? tep_find_field(e, name) : NULL;
+}
+
+int ps_tep_kmem_init(struct ps_tep_kmem *k, struct tep_handle *tep)
+{
+	int found = 0;
+
+	memset(k, 0, sizeof(*k));
+	k->tep = tep;
+	trace_seq_init(&k->seq);
+	for (int t = 0; t < PS_EV_NR; t++) {
+		struct ps_tep_fields *f = &k->f[t];
+		struct tep_event *e = tep_find_event_by_name(tep, "kmem", ps_event_names[t]);
+
+		f->id = e ? e->id : -1;
+		f->event = e;
+		f->pfn = field(e, "pfn");
+		f->page = field(e, "page");
+		f->order = field(e, "order");
+		f->gfp = field(e, "gfp_flags");
+		f->mt = field(e, "migratetype");
+		f->percpu_refill = field(e, "percpu_refill");
+		f->alloc_order = field(e, "alloc_order");
+		f->fallback_order = field(e, "fallback_order");
+		f->alloc_mt = field(e, "alloc_migratetype");
+		f->fallback_mt = field(e, "fallback_migratetype");
+		f->change_ownership = field(e, "change_ownership");
+		found += e != NULL;
+	}
+	return found;
+}
+
+void ps_tep_kmem_free(struct ps_tep_kmem *k)
+{
+	trace_seq_destroy(&k->seq);
+}
+
+static int read_num(struct tep_format_field *fl, struct tep_record *rec, unsigned long long *v)
+{
+	if (!fl)
+		return -1;
+	return tep_read_number_field(fl, rec->data, v);
+}
+
+/* Raw kernel gfp -> PS_GFP_*, via the event's own print format. */
+static uint32_t decode_gfp(struct ps_tep_kmem *k, struct tep_record *rec, uint64_t raw)
+{
+	const char *p, *e;
+	uint32_t bits;
+
+	for (int i = 0; i < k->gfp_used; i++)
+		if (k->gfp_raw[i] == raw)
+			return k->gfp_ps[i];
+	trace_seq_reset(&k->seq);
+	tep_print_event(k->tep, &k->seq, rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&k->seq);
+	p = strstr(k->seq.buffer, "gfp_flags=");
+	if (!p) {
+		bits = PS_GFP_UNKNOWN;
+	} else {
+		p += strlen("gfp_flags=");
+		e = p;
+		while (*e && *e != ' ')
+			e++;
+		bits = ps_gfp_parse(p, e - p);
+	}
+	if (k->gfp_used < PS_TEP_GFP_CACHE) {
+		k->gfp_raw[k->gfp_used] = raw;
+		k->gfp_ps[k->gfp_used++] = bits;
+	}
+	return bits;
+}
+
+int ps_tep_kmem_fill(struct ps_tep_kmem *k, int type, struct tep_record *rec, int kver,
+		     struct ps_event *ev, int *from_page)
+{
+	struct ps_tep_fields *f = &k->f[type];
+	unsigned long long v;
+
+	memset(ev, 0, sizeof(*ev));
+	*from_page = 0;
+	ev->type = type;
+	ev->ts_ns = rec->ts;
+	ev->cpu = rec->cpu;
+	ev->pid = tep_data_pid(k->tep, rec);
+	ev->migratetype = ev->alloc_migratetype = ev->fallback_migratetype = PS_MT_UNKNOWN;
+	if (f->pfn) {
+		if (read_num(f->pfn, rec, &v) < 0)
+			return -1;
+		ev->pfn = v == (unsigned long long)-1 || (f->pfn->size == 4 && v == 0xffffffffull) ? PS_PFN_NONE : v;
+	} else if (f->page) {
+		if (read_num(f->page, rec, &v) < 0)
+			return -1;
+		if (v == 0) {
+			ev->pfn = PS_PFN_NONE;
+		} else {
+			ev->pfn = ps_pfn_from_page_addr(v);
+			if (ev->pfn == PS_PFN_NONE)
+				return -1;
+			*from_page = 1;
+		}
+	} else {
+		return -1;
+	}
+	if (ev->pfn == PS_PFN_NONE && type != PS_EV_ALLOC)
+		return -1;
+	if (f->order) {
+		if (read_num(f->order, rec, &v) < 0 || v > 63)
+			return -1;
+		ev->order = v;
+	} else if (type != PS_EV_FREE_BATCHED && type != PS_EV_EXTFRAG) {
+		return -1;
+	}
+	if (f->mt) {
+		if (read_num(f->mt, rec, &v) < 0)
+			return -1;
+		ev->migratetype = ps_mt_from_kernel((int)v, kver);
+	}
+	switch (type) {
+	case PS_EV_ALLOC:
+		if (f->gfp && read_num(f->gfp, rec, &v) == 0)
+			ev->gfp = decode_gfp(k, rec, v);
+		break;
+	case PS_EV_ZONE_LOCKED:
+		if (f->percpu_refill && read_num(f->percpu_refill, rec, &v) == 0) {
+			ev->percpu_refill = v != 0;
+			ev->flags |= PS_EVF_PCPU_REFILL_KNOWN;
+		} else {
+			ev->percpu_refill = ev->order == 0;
+		}
+		break;
+	case PS_EV_EXTFRAG:
+		if (read_num(f->alloc_order, rec, &v) < 0)
+			return -1;
+		ev->alloc_order = v;
+		ev->order = v;
+		if (read_num(f->fallback_order, rec, &v) < 0)
+			return -1;
+		ev->fallback_order = v;
+		if (read_num(f->alloc_mt, rec, &v) < 0)
+			return -1;
+		ev->alloc_migratetype = ps_mt_from_kernel((int)v, kver);
+		if (read_num(f->fallback_mt, rec, &v) < 0)
+			return -1;
+		ev->fallback_migratetype = ps_mt_from_kernel((int)v, kver);
+		if (read_num(f->change_ownership, rec, &v) < 0)
+			return -1;
+		ev->change_ownership = v != 0;
+		break;
+	}
+	return 0;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tep_kmem.h - kmem page events from raw ring-buffer records through
+ * libtraceevent, shared by the trace.dat reader (tdat.c) and live recording
+ * (tracefs_rec.c).  Fields are looked up by name once per event type and
+ * read per record with tep_read_number_field(); nothing assumes an offset.
+ *
+ * gfp_flags are the kernel's raw bits, whose values changed between
+ * releases; each distinct raw value is rendered once through the event's
+ * own print format and its symbolic names decoded (gfp.h), then cached.
+ * The rendered `fragmenting=` is never used.
+ */
+#ifndef PS_TEP_KMEM_H
+#define PS_TEP_KMEM_H
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "event.h"
+
+#define PS_TEP_GFP_CACHE 256
+
+struct ps_tep_fields {
+	int id;			/* tep event id, -1 when the event is absent */
+	struct tep_event *event;
+	struct tep_format_field *pfn, *page, *order, *gfp, *mt, *percpu_refill;
+	struct tep_format_field *alloc_order, *fallback_order, *alloc_mt, *fallback_mt, *change_ownership;
+};
+
+struct ps_tep_kmem {
+	struct tep_handle *tep;
+	struct ps_tep_fields f[PS_EV_NR];
+	uint64_t gfp_raw[PS_TEP_GFP_CACHE];
+	uint32_t gfp_ps[PS_TEP_GFP_CACHE];
+	int gfp_used;
+	struct trace_seq seq;
+};
+
+/* Looks up the six events and their fields in @tep; returns how many exist. */
+int ps_tep_kmem_init(struct ps_tep_kmem *k, struct tep_handle *tep);
+void ps_tep_kmem_free(struct ps_tep_kmem *k);
+
+/* PS_EV_* of a tep event id, or -1. */
+static inline int ps_tep_kmem_type(const struct ps_tep_kmem *k, int id)
+{
+	for (int t = 0; t < PS_EV_NR; t++)
+		if (k->f[t].id == id)
+			return t;
+	return -1;
+}
+
+/*
+ * Fills @ev (all but comm, which is NULL) from @rec of event @type, reading
+ * migratetypes in @kver's numbering.  *from_page is set when the pfn was
+ * derived from a struct page address.  Returns 0, or -1 when a field is
+ * missing or out of range.
+ */
+int ps_tep_kmem_fill(struct ps_tep_kmem *k, int type, struct tep_record *rec, int kver,
+		     struct ps_event *ev, int *from_page);
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tracefs_rec.h - live recording of the kmem page events through tracefs:
+ * pagesim's own instance ("pagesim-<pid>"), never the top-level buffer;
+ * per-CPU raw ring-buffer reads (libtracefs) decoded with libtraceevent
+ * (tep_kmem.h); the per-CPU streams merged in time order into a pagesim
+ * file writer; lost events per CPU counted from the ring buffer's overrun
+ * statistics and from the missed-event marks of the pages read.
+ *
+ * Everything that ps_rec_start() switched on is switched off and the
+ * instance removed by ps_rec_destroy(), which callers run on every exit
+ * path.
+ */
+#ifndef PS_TRACEFS_REC_H
+#define PS_TRACEFS_REC_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "pgs.h"
+
+struct ps_rec_opts {
+	unsigned int events;	/* bit per PS_EV_*; 0 for all six */
+	int buffer_kb;		/* per-CPU ring buffer size, 0 for the kernel's default */
+};
+
+struct ps_rec_progress {
+	uint64_t events;	/* events read */
+	uint64_t lost;		/* events lost so far (overrun + missed marks) */
+	uint64_t bytes;		/* bytes read from the ring buffers */
+};
+
+struct ps_rec;
+
+/* Checks that recording can work here: root, tracefs mounted and writable. */
+int ps_rec_check(struct ps_error *err);
+
+/*
+ * Checks the preconditions (as ps_rec_check(), and that the events exist
+ * on this kernel), creates the instance and enables the events: tracing
+ * starts.  Returns NULL with @err filled.
+ */
+struct ps_rec *ps_rec_start(const struct ps_rec_opts *o, struct ps_error *err);
+
+/* The instance's name ("pagesim-1234"). */
+const char *ps_rec_instance(const struct ps_rec *r);
+
+/* The format files of the enabled events, stored as "format/kmem/<event>". */
+int ps_rec_write_formats(struct ps_rec *r, struct ps_pgs_writer *w, struct ps_error *err);
+
+/*
+ * Drains what the ring buffers hold into @w, events up to a safe time in
+ * time order (later ones wait for the next call).  Returns the number of
+ * events read (0 when the buffers were empty) or -1.
+ */
+long ps_rec_poll(struct ps_rec *r, struct ps_pgs_writer *w, struct ps_error *err);
+
+/* Events read, lost (so far) and bytes. */
+void ps_rec_progress(struct ps_rec *r, struct ps_rec_progress *p);
+
+/*
+ * Stops tracing, drains the buffers, writes the rest of the events and the
+ * per-CPU losses to @w.  Does not remove the instance (ps_rec_destroy).
+ */
+int ps_rec_stop(struct ps_rec *r, struct ps_pgs_writer *w, struct ps_error *err);
+
+/* Per-CPU losses after ps_rec_stop(): fills up to @max entries, returns the CPU count. */
+int ps_rec_lost(const struct ps_rec *r, uint64_t *lost, int max);
+
+/* Disables the events, removes the instance, frees @r.  Safe on a half-started @r. */
+void ps_rec_destroy(struct ps_rec *r);
+
+/*
+ * Machine snapshot of the live system into @w as "<prefix>/proc/zoneinfo",
+ * ... (the files of a sysroot: zoneinfo, pagetypeinfo, buddyinfo, vmstat,
+ * meminfo, every /proc/sys/vm file, kernel release, node cpulists, distances,
+ * numastat, meminfo, vmstat).  Returns the count of files stored or -1.
+ */
+int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, struct ps_error *err);
+
+#endif

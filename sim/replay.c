@@ -14,9 +14,9 @@
  *    block (before any extfrag event there), then from pagetypeinfo's block
  *    counts: missing UNMOVABLE and RECLAIMABLE blocks go to the lowest
  *    blocks without evidence, the rest are MOVABLE.  See docs/replay.md.
- *  - Per-CPU lists in simulate mode are a stub: pages go straight to and
- *    from the buddy (the multi-node issue adds real pcp lists).  In follow
- *    mode a block on a per-CPU list is a state, not a list position.
+ *  - In follow mode a block on a per-CPU list is a state, not a list
+ *    position: the trace says when pages enter and leave the lists.  In
+ *    simulate mode the lists are modelled (pcp.c).
  *  - The zone walk in simulate mode tries zones in zonelist order (own node
  *    first, then by distance; zones from gfp_zone() down) against WMARK_LOW
  *    plus boost, then WMARK_MIN, then without watermarks (standing in for
@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pcp.h"
 #include "replay.h"
 
 enum touch {
@@ -59,6 +60,8 @@ struct ps_replay {
 	uint64_t sim_alloc_failed, sim_skipped_failed, sim_wmark_ignored;
 	uint64_t placed_blocks, placed_pages, unplaced_blocks;
 	int verbose_left;
+	int nr_cpus;
+	struct ps_pcp *pcps;		/* simulate: [zone][cpu] */
 	int node_order[PS_MAX_NODES][PS_MAX_NODES];
 	int nr_node_order[PS_MAX_NODES];
 };
@@ -158,8 +161,18 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 			return NULL;
 		}
 		r->map = calloc(r->total_pages, sizeof(*r->map));
-		if (!r->map)
+		r->nr_cpus = m->nr_cpus > 0 ? m->nr_cpus : 1;
+		r->pcps = calloc((size_t)m->nr_zones * r->nr_cpus, sizeof(*r->pcps));
+		if (!r->map || !r->pcps)
 			goto nomem;
+		for (int i = 0; i < m->nr_zones; i++) {
+			const struct ps_zone_desc *d = &m->zones[i];
+			int batch = d->pcp_batch > 0 ? d->pcp_batch : 63;
+			int high = d->pcp_high >= 0 ? d->pcp_high : 6 * batch;
+
+			for (int c = 0; c < r->nr_cpus; c++)
+				ps_pcp_init(&r->pcps[(size_t)i * r->nr_cpus + c], high, batch);
+		}
 	}
 	ps_counters_init(&r->cnt, m, m->pageblock_order);
 	ps_counters_init(&r->inv, m, m->pageblock_order);
@@ -198,7 +211,15 @@ void ps_replay_destroy(struct ps_replay *r)
 	free(r->zones);
 	free(r->gbase);
 	free(r->map);
+	free(r->pcps);
 	free(r);
+}
+
+static struct ps_pcp *pcp_of(struct ps_replay *r, const struct ps_zone *z, int cpu)
+{
+	if (cpu < 0 || cpu >= r->nr_cpus)
+		cpu = cpu < 0 ? 0 : cpu % r->nr_cpus;
+	return &r->pcps[(size_t)z->index * r->nr_cpus + cpu];
 }
 
 /* ---- pass 1 ---- */
@@ -639,7 +660,15 @@ static int zone_ok(const struct ps_zone *z, int order, int pass)
 }
 
 /* Tries the zonelist of @node for zone types <= @high; returns the zone or NULL. */
-static struct ps_zone *walk(struct ps_replay *r, int node, int thisnode, int high, int order, int mt,
+static uint32_t take(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt)
+{
+	if (ps_pcp_allowed(r->o.profile, order, z->pageblock_order))
+		return ps_pcp_alloc(z, pcp_of(r, z, cpu), order, mt);
+	z->lock_acquisitions++;
+	return ps_rmqueue(z, order, mt, NULL);
+}
+
+static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode, int high, int order, int mt,
 			    uint32_t *idx)
 {
 	int nr = thisnode ? 1 : r->nr_node_order[node];
@@ -656,12 +685,11 @@ static struct ps_zone *walk(struct ps_replay *r, int node, int thisnode, int hig
 						continue;
 					z->nofragment = pass == 0 && r->o.profile->nofragment && n == node &&
 							(r->o.defrag_mode || 1);
-					*idx = ps_rmqueue(z, order, mt, NULL);
+					*idx = take(r, z, cpu, order, mt);
 					z->nofragment = 0;
 					if (*idx == PS_NIL && pass == 0 && r->o.profile->nofragment)
-						*idx = ps_rmqueue(z, order, mt, NULL);
+						*idx = take(r, z, cpu, order, mt);
 					if (*idx != PS_NIL) {
-						z->lock_acquisitions++;
 						if (pass == 2)
 							r->sim_wmark_ignored++;
 						return z;
@@ -701,7 +729,7 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 			r->zones[zi].now_ns = ev->ts_ns;
 			r->zones[zi].now_cpu = ev->cpu;
 		}
-		z = walk(r, node, thisnode, gfp_zone(ev->gfp), ev->order, mt, &idx);
+		z = walk(r, ev->cpu, node, thisnode, gfp_zone(ev->gfp), ev->order, mt, &idx);
 		if (!z) {
 			r->sim_alloc_failed++;
 			return;
@@ -746,8 +774,12 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 			defect(r, PS_DEF_SHAPE, ev, "free of a traced block the model did not allocate whole");
 			return;
 		}
-		z->lock_acquisitions++;
-		ps_free_block(z, idx, ev->order);
+		if (ps_pcp_allowed(r->o.profile, ev->order, z->pageblock_order)) {
+			ps_pcp_free(z, pcp_of(r, z, ev->cpu), idx, ev->order);
+		} else {
+			z->lock_acquisitions++;
+			ps_free_block(z, idx, ev->order);
+		}
 		f.pfn = z->start_pfn + idx;
 		ps_counters_event(&r->cnt, &f);
 	}
@@ -860,6 +892,16 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		boosts += z->boosts;
 	}
 	SET("model_pcp_pages", pcp);
+	if (r->pcps) {
+		uint64_t refills = 0, drains = 0;
+
+		for (size_t i = 0; i < (size_t)r->nr_zones * r->nr_cpus; i++) {
+			refills += r->pcps[i].refills;
+			drains += r->pcps[i].drains;
+		}
+		SET("model_pcp_refills", refills);
+		SET("model_pcp_drains", drains);
+	}
 	SET("model_zone_lock_acquisitions", lock);
 	SET("model_fallbacks", fb);
 	SET("model_fallbacks_fragmenting", fbf);

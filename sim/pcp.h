@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pcp.h - per-CPU page lists (struct per_cpu_pages) of one zone for one CPU,
+ * with the version's list layout, refill (rmqueue_bulk) and drain
+ * (free_pcppages_bulk) rules.  Pages on a list are PG_PCP blocks of the
+ * zone, linked through the zone's link arrays.
+ */
+#ifndef PS_PCP_H
+#define PS_PCP_H
+
+#include "buddy.h"
+
+/* orders 0..3 x 3 migratetypes, then two lists for the pageblock order */
+#define PS_NR_PCP_LISTS 14
+
+struct ps_pcp {
+	int count;			/* pages */
+	int high, batch;
+	int free_factor;		/* 5.14-6.6 */
+	int alloc_factor;		/* 6.7+ (not modelled yet: stays 0) */
+	struct ps_list lists[PS_NR_PCP_LISTS];
+	uint64_t refills, drains, refill_pages, drain_pages;
+};
+
+void ps_pcp_init(struct ps_pcp *pcp, int high, int batch);
+
+/* Whether @order may use the pcp lists under @prof. */
+int ps_pcp_allowed(const struct ps_profile *prof, int order, int pageblock_order);
+
+/*
+ * rmqueue_pcplist: a block of @order for @mt from the CPU's lists,
+ * refilling a batch from the buddy (one zone-lock hold) when the list is
+ * empty.  Returns the zone index (marked PG_ALLOC) or PS_NIL.
+ */
+uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt);
+
+/* free_unref_page: puts the block on the CPU's list, draining a batch over high. */
+void ps_pcp_free(struct ps_zone *z, struct ps_pcp *pcp, uint32_t idx, int order);
+
+/* free_pcppages_bulk: returns up to @n pages to the buddy (one zone-lock hold). */
+void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list);
+
+#endif

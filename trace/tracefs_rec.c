@@ -11,6 +11,7 @@
  * drain.  Stopping turns tracing off and writes everything.
  */
 #include <dirent.h>
+#include <signal.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,29 @@ static int write_file(struct ps_rec *r, const char *file, const char *val)
 	return tracefs_instance_file_write(r->inst, file, val) < 0 ? -1 : 0;
 }
 
+/*
+ * Removes the instances that a pagesim record killed with SIGKILL left
+ * behind ("pagesim-<pid>" whose process is gone); pagesim alone makes them.
+ */
+static void remove_stale_instances(void)
+{
+	char **names = tracefs_instances("^pagesim-[0-9]+$");
+
+	for (int i = 0; names && names[i]; i++) {
+		int pid = atoi(names[i] + strlen("pagesim-"));
+		struct tracefs_instance *inst;
+
+		if (pid <= 0 || kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (inst && tracefs_instance_destroy(inst) == 0)
+			fprintf(stderr, "pagesim: removed the tracefs instance %s left by a pagesim record that was killed\n",
+				names[i]);
+		tracefs_instance_free(inst);
+	}
+	tracefs_list_free(names);
+}
+
 struct ps_rec *ps_rec_start(const struct ps_rec_opts *o, struct ps_error *err)
 {
 	static const char *const systems[] = { "kmem", NULL };
@@ -151,6 +175,7 @@ struct ps_rec *ps_rec_start(const struct ps_rec_opts *o, struct ps_error *err)
 		ps_err(err, "cannot tell how many CPUs this machine has (%d)", r->nr_cpus);
 		goto fail;
 	}
+	remove_stale_instances();
 	snprintf(r->name, sizeof(r->name), "pagesim-%d", (int)getpid());
 	if (tracefs_instance_exists(r->name)) {
 		ps_err(err, "a tracefs instance named %s already exists: remove it with 'rmdir %s/instances/%s'",

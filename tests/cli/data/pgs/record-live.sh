@@ -1,0 +1,75 @@
+#!/bin/bash
+# record-live.sh TMP - pagesim record on this machine (root, writable tracefs):
+# a known workload is recorded; the file reads back; 'stat' counts the events
+# record reported; the kernel's vmstat deltas stored in the file are
+# consistent with the trace (the kernel counts at least what was traced);
+# no pagesim instance and no kmem event of ours is left enabled; SIGINT and
+# SIGTERM mid-run and --duration all give readable files.
+set -u
+TMP=$1
+T=/sys/kernel/tracing
+fail() { echo "FAIL: $*"; exit 1; }
+no_leftovers() {
+	ls "$T/instances" | grep -q '^pagesim-' && fail "$1: a pagesim instance is left: $(ls $T/instances)"
+	cat $T/events/kmem/*/enable > "$TMP/enable.now"
+	cmp -s "$TMP/enable.before" "$TMP/enable.now" || fail "$1: the top-level kmem events changed"
+}
+events_of() { "$PAGESIM" stat -q "$1" | awk '/^events_mm_/ { n += $2 } END { print n + 0 }'; }
+cat $T/events/kmem/*/enable > "$TMP/enable.before"
+
+# 1. a known workload: 20 MiB through the page cache, then freed
+"$PAGESIM" record -o "$TMP/r.pgs" -- sh -c "dd if=/dev/zero of=$TMP/x bs=1M count=20 2>/dev/null; rm $TMP/x" 2> "$TMP/err" ||
+	{ cat "$TMP/err"; fail "record exited $?"; }
+no_leftovers "after a command run"
+[ -e "$TMP/r.pgs" ] || fail "no file"
+ls "$TMP" | grep -q 'r.pgs.tmp' && fail "temporary file left"
+said=$(sed -n 's/.*wrote .*: \([0-9]*\) events,.*/\1/p' "$TMP/err")
+got=$(events_of "$TMP/r.pgs")
+[ -n "$said" ] && [ "$said" = "$got" ] || fail "record said '$said' events, stat counts $got"
+[ "$got" -gt 500 ] || fail "only $got events for 20 MiB of page cache (large folios: fewer, bigger allocations)"
+"$PAGESIM" stat "$TMP/r.pgs" > /dev/null 2> "$TMP/err" || { cat "$TMP/err"; fail "stat"; }
+grep -q 'warning: no machine layout' "$TMP/err" && fail "the file carries no layout"
+"$PAGESIM" stat --format json "$TMP/r.pgs" | grep -q '"format": "pagesim v1"' || fail "format not pagesim v1"
+"$PAGESIM" stat --check "$TMP/r.pgs" > "$TMP/check" || fail "stat --check"
+for c in numa_hit pgalloc_normal pgfree; do
+	read -r trace kernel <<< "$(awk -v c=$c '$1 == c { print $2, $3 }' "$TMP/check")"
+	[ -n "$trace" ] || fail "--check has no $c row"
+	[ "$trace" -le "$kernel" ] || fail "$c: the trace counts $trace, more than the kernel's delta $kernel"
+done
+read -r trace kernel <<< "$(awk '$1 == "pgalloc_normal" { print $2, $3 }' "$TMP/check")"
+[ "$trace" -ge 5120 ] || fail "pgalloc_normal $trace: 20 MiB needs 5120 pages"
+echo "recorded $got events; stat and --check agree with the kernel"
+
+# 2. SIGINT mid-run, no command
+"$PAGESIM" record -q -o "$TMP/s.pgs" 2> "$TMP/err" &
+pid=$!
+sleep 1
+dd if=/dev/zero of="$TMP/y" bs=1M count=5 2>/dev/null; rm -f "$TMP/y"
+sleep 0.3
+kill -INT $pid
+wait $pid || { cat "$TMP/err"; fail "record after SIGINT exited $?"; }
+no_leftovers "after SIGINT"
+[ "$(events_of "$TMP/s.pgs")" -gt 0 ] || fail "no events after SIGINT"
+"$PAGESIM" stat -q "$TMP/s.pgs" > /dev/null || fail "the file of an interrupted run is not readable"
+echo "SIGINT: readable file, nothing left"
+
+# 3. SIGTERM while a command runs: the command is stopped too
+"$PAGESIM" record -q -o "$TMP/t.pgs" -- sh -c "echo \$\$ > $TMP/cmd.pid; dd if=/dev/zero of=$TMP/z bs=1M count=2 2>/dev/null; exec sleep 30" &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+wait $pid || fail "record after SIGTERM exited $?"
+rm -f "$TMP/z"
+no_leftovers "after SIGTERM"
+cmd=$(cat "$TMP/cmd.pid")
+[ -n "$cmd" ] || fail "the command did not start"
+if kill -0 "$cmd" 2>/dev/null; then kill "$cmd"; fail "the command survived"; fi
+"$PAGESIM" stat -q "$TMP/t.pgs" > /dev/null || fail "the file of a terminated run is not readable"
+echo "SIGTERM: readable file, command stopped, nothing left"
+
+# 4. --duration
+start=$(date +%s)
+"$PAGESIM" record -q -d 1 -o "$TMP/d.pgs" || fail "--duration"
+[ $(( $(date +%s) - start )) -le 5 ] || fail "--duration 1 took too long"
+no_leftovers "after --duration"
+echo "--duration: stops on time"

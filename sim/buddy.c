@@ -61,6 +61,7 @@ int ps_zone_create(struct ps_zone *z, const struct ps_zone_desc *d, int index,
 	z->wmark_low = d->wmark_low;
 	z->wmark_high = d->wmark_high;
 	z->managed = d->managed;
+	memcpy(z->lowmem_reserve, d->lowmem_reserve, sizeof(z->lowmem_reserve));
 	z->next = malloc(n * sizeof(uint32_t));
 	z->prev = malloc(n * sizeof(uint32_t));
 	z->state = calloc(n, 1);

@@ -68,6 +68,7 @@ struct ps_zone {
 	int nr_isolate_pageblock;
 	/* watermarks (pages) and boost */
 	long wmark_min, wmark_low, wmark_high, watermark_boost;
+	long lowmem_reserve[PS_ZONE_NR];	/* by class zone type */
 	uint64_t managed;
 	/* model counters */
 	uint64_t lock_acquisitions;

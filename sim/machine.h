@@ -35,8 +35,9 @@ struct ps_zone_desc {
 	uint64_t spanned, present, managed;
 	uint64_t free_pages;		/* "pages free" */
 	long wmark_min, wmark_low, wmark_high, wmark_boost;
-	long protection[PS_ZONE_NR];	/* lowmem_reserve, by zone type */
+	long protection[PS_ZONE_NR];	/* as printed: by the kernel's zone index */
 	int nr_protection;
+	long lowmem_reserve[PS_ZONE_NR];	/* the same, by enum ps_zone_type of the class zone */
 	int pcp_high, pcp_batch;	/* of the first CPU listed */
 	/* pagetypeinfo: free blocks per order and migratetype; blocks per type */
 	uint64_t nr_free[PS_NR_ORDERS][PS_NR_MT];

@@ -648,15 +648,37 @@ static int gfp_zone(uint32_t gfp)
 	return PS_ZONE_NORMAL;
 }
 
-static int zone_ok(const struct ps_zone *z, int order, int pass)
+/* zone_watermark_ok, simplified: free pages above the mark plus lowmem_reserve of the class zone */
+static int zone_ok(const struct ps_zone *z, int order, int pass, int classzone)
 {
-	long free = (long)z->nr_free_pages - (1L << order);
+	long free = (long)z->nr_free_pages - (1L << order) + 1;
+	long reserve = classzone >= 0 && classzone < PS_ZONE_NR ? z->lowmem_reserve[classzone] : 0;
 
-	if (pass == 0)
-		return free >= z->wmark_low + z->watermark_boost;
-	if (pass == 1)
-		return free >= z->wmark_min;
-	return 1;
+	long mark;
+
+	if (pass == 2)
+		return 1;
+	mark = (pass == 0 ? z->wmark_low + z->watermark_boost : z->wmark_min) + reserve;
+	if (free <= mark)
+		return 0;
+	if (!order)
+		return 1;
+	if (z->prof->old_mt) {
+		/* <= 4.3: subtract the free pages of each lower order, halving the mark */
+		for (int o = 0; o < order; o++) {
+			free -= (long)(z->free_area[o].nr_free << o);
+			mark >>= 1;
+			if (free <= mark)
+				return 0;
+		}
+		return 1;
+	}
+	/* 4.4+: a free block of at least the order on a list the request may use */
+	for (int o = order; o < PS_NR_ORDERS; o++)
+		for (int mt = 0; mt < PS_MT_PCPTYPES; mt++)
+			if (z->free_area[o].free_list[mt].head != PS_NIL)
+				return 1;
+	return 0;
 }
 
 /* Tries the zonelist of @node for zone types <= @high; returns the zone or NULL. */
@@ -681,7 +703,7 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 				for (int zi = 0; zi < r->nr_zones; zi++) {
 					struct ps_zone *z = &r->zones[zi];
 
-					if (z->node != n || z->type != t || !zone_ok(z, order, pass))
+					if (z->node != n || z->type != t || !zone_ok(z, order, pass, high))
 						continue;
 					z->nofragment = pass == 0 && r->o.profile->nofragment && n == node &&
 							(r->o.defrag_mode || 1);

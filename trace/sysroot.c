@@ -209,7 +209,14 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 	}
 	FLUSH();
 #undef FLUSH
-	(void)node_types;
+	/* protection[i] is for the i-th zone the kernel prints per node */
+	for (int i = 0; i < m->nr_zones; i++) {
+		struct ps_zone_desc *z = &m->zones[i];
+		int n = z->node;
+
+		for (int j = 0; j < z->nr_protection && j < node_nz[n]; j++)
+			z->lowmem_reserve[node_types[n][j]] = z->protection[j];
+	}
 	if (!m->nr_zones)
 		return ps_err(err, "%s: no populated zone found: is this /proc/zoneinfo?", name);
 	ps_machine_finish(m);

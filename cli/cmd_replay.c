@@ -25,10 +25,13 @@ static const char replay_usage[] =
 	"options:\n"
 	"  --sysroot DIR      machine layout (default: a before/ directory beside TRACE, or\n"
 	"                     the snapshots inside a pagesim file)\n"
-	"  --policy NAME      kernel profile: 4.0 4.4 4.10 4.12 4.13 5.0 5.1 5.10 6.10 6.15 6.18,\n"
-	"                     or any release (4.9, 6.1.0-57-amd64) mapped to its profile;\n"
-	"                     default: the trace's own kernel\n"
-	"  --set KEY=VALUE    a tunable (vm.defrag_mode=1)\n"
+	"  --policy NAME|FILE kernel profile: 4.0 4.4 4.10 4.12 4.13 5.0 5.1 5.10 6.10 6.15 6.18,\n"
+	"                     or any release (4.9, 6.1.0-57-amd64) mapped to its profile, or a\n"
+	"                     policy file of 'key = value' lines (configs/policies/);\n"
+	"                     default: the trace's own kernel and the recorded /proc/sys/vm\n"
+	"  --set KEY=VALUE    a tunable, after --policy: kernel, vm.min_free_kbytes,\n"
+	"                     vm.watermark_scale_factor, vm.watermark_boost_factor,\n"
+	"                     vm.zone_reclaim_mode, vm.defrag_mode, pcp.batch, pcp.high, ...\n"
 	"  --kernel RELEASE   interpret the trace as from this kernel\n"
 	"  --format FMT       vmstat (default) or json\n"
 	"  --state-dir DIR    write the model's final buddyinfo, pagetypeinfo, unusable_index\n"
@@ -67,24 +70,6 @@ static const struct option replay_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static int apply_set(struct ps_replay_opts *o, const char *kv)
-{
-	const char *eq = strchr(kv, '=');
-	char *end;
-	long v;
-
-	if (!eq)
-		return ps_usage_error("replay", "--set wants KEY=VALUE, not '%s'", kv);
-	v = strtol(eq + 1, &end, 10);
-	if (!strncmp(kv, "vm.defrag_mode=", 15)) {
-		if (*end || (v != 0 && v != 1))
-			return ps_usage_error("replay", "vm.defrag_mode must be 0 or 1, not '%s'", eq + 1);
-		o->defrag_mode = v;
-		return 0;
-	}
-	return ps_usage_error("replay", "unknown key '%.*s' in --set", (int)(eq - kv), kv);
-}
 
 static int write_state(const char *dir, struct ps_replay *r)
 {
@@ -132,6 +117,8 @@ int cmd_replay(int argc, char **argv)
 	struct ps_out out;
 	struct ps_kv kv;
 	const char *format = "vmstat", *output = NULL, *policy = NULL, *state_dir = NULL;
+	const char *sets[64];
+	int nr_sets = 0;
 	char msg[512];
 	int quiet = 0, trunc = 0, stats = 0, opt, rc, ret = PS_EXIT_FAIL;
 
@@ -149,8 +136,9 @@ int cmd_replay(int argc, char **argv)
 		case OPT_SYSROOT: io.sysroot = optarg; break;
 		case OPT_POLICY: policy = optarg; break;
 		case OPT_SET:
-			if (apply_set(&ro, optarg))
-				return PS_EXIT_USAGE;
+			if (nr_sets == 64)
+				return ps_usage_error("replay", "more than 64 --set options");
+			sets[nr_sets++] = optarg;
 			break;
 		case OPT_KERNEL: io.kernel = optarg; break;
 		case OPT_FORMAT: format = optarg; break;
@@ -173,8 +161,23 @@ int cmd_replay(int argc, char **argv)
 		return ps_usage_error("replay", optind >= argc ? "missing TRACE" : "more than one TRACE given");
 	if (!strcmp(argv[optind], "-"))
 		return ps_usage_error("replay", "TRACE must be a file: it is read twice");
-	if (policy && !ps_profile_by_name(policy))
-		return ps_usage_error("replay", "unknown --policy '%s' (a profile name such as 4.12, or a kernel release)", policy);
+	ps_policy_init(&ro.policy);
+	ps_policy_init(&ro.recorded);
+	if (policy) {
+		struct stat st;
+
+		if (stat(policy, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (ps_policy_load(&ro.policy, policy, &err) < 0) {
+				ps_error("%s", err.msg);
+				return PS_EXIT_FAIL;
+			}
+		} else if (!(ro.policy.profile = ps_profile_by_name(policy))) {
+			return ps_usage_error("replay", "--policy '%s' is neither a profile (4.0 4.4 4.10 4.12 4.13 5.0 5.1 5.10 6.10 6.15 6.18), a kernel release, nor a policy file", policy);
+		}
+	}
+	for (int i = 0; i < nr_sets; i++)
+		if (ps_policy_set_kv(&ro.policy, sets[i], "--set", &err) < 0)
+			return ps_usage_error("replay", "%s", err.msg);
 	io.trace = argv[optind];
 	io.quiet = quiet;
 	ps_kv_init(&kv);
@@ -182,7 +185,24 @@ int cmd_replay(int argc, char **argv)
 	/* pass 1: the state at the start of the trace */
 	if (ps_input_open(&in, &io) < 0)
 		return PS_EXIT_FAIL;
-	ro.profile = policy ? ps_profile_by_name(policy) : ps_profile_for_kver(ps_reader_kver(in.reader));
+	ro.profile = ro.policy.profile ? ro.policy.profile : ps_profile_for_kver(ps_reader_kver(in.reader));
+	{
+		static const char *const vm[] = { "vm.min_free_kbytes", "vm.watermark_scale_factor",
+						  "vm.watermark_boost_factor", "vm.zone_reclaim_mode",
+						  "vm.defrag_mode", "vm.percpu_pagelist_high_fraction" };
+
+		for (size_t i = 0; i < sizeof(vm) / sizeof(vm[0]); i++) {
+			char name[64];
+			long v;
+
+			snprintf(name, sizeof(name), "vm/%s", vm[i] + 3);
+			if (ps_input_sysctl(&in, name, &v) == 0) {
+				ps_policy_default(&ro.recorded, vm[i], v);
+				ps_policy_default(&ro.policy, vm[i], v);
+			}
+		}
+		ro.defrag_mode = ro.policy.defrag_mode == 1;
+	}
 	if (!quiet)
 		fprintf(stderr, "pagesim: replay --mode %s under the %s profile (%s)\n",
 			ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate", ro.profile->name, ro.profile->summary);

@@ -141,3 +141,29 @@ int ps_input_report(struct ps_input *in, int quiet, int allow_truncated)
 	}
 	return 0;
 }
+
+int ps_input_sysctl(struct ps_input *in, const char *name, long *value)
+{
+	struct ps_fsrc src;
+	char rel[256], *text, *end;
+	long v;
+
+	if (!in->sysroot[0])
+		return -1;
+	if (in->embedded)
+		ps_fsrc_reader(&src, in->reader, "before", in->trace);
+	else
+		ps_fsrc_dir(&src, in->sysroot);
+	snprintf(rel, sizeof(rel), "proc/sys/%s", name);
+	text = src.read(src.ctx, rel, NULL, NULL);
+	if (!text)
+		return -1;
+	v = strtol(text, &end, 10);
+	if (end == text) {
+		free(text);
+		return -1;
+	}
+	free(text);
+	*value = v;
+	return 0;
+}

@@ -32,6 +32,9 @@ struct ps_input_opts {
 int ps_input_open(struct ps_input *in, const struct ps_input_opts *o);
 void ps_input_close(struct ps_input *in);
 
+/* A number from the recorded machine's proc/sys (e.g. "vm/min_free_kbytes"); 0 or -1 if absent. */
+int ps_input_sysctl(struct ps_input *in, const char *name, long *value);
+
 /*
  * Prints what the reader skipped or lost (stderr).  Returns -1 if the input
  * was truncated or held no kmem page event at all (the caller exits 1).

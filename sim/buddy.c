@@ -61,6 +61,7 @@ int ps_zone_create(struct ps_zone *z, const struct ps_zone_desc *d, int index,
 	z->wmark_low = d->wmark_low;
 	z->wmark_high = d->wmark_high;
 	z->managed = d->managed;
+	z->boost_factor = 15000;
 	memcpy(z->lowmem_reserve, d->lowmem_reserve, sizeof(z->lowmem_reserve));
 	z->next = malloc(n * sizeof(uint32_t));
 	z->prev = malloc(n * sizeof(uint32_t));
@@ -399,11 +400,11 @@ static void boost_watermark(struct ps_zone *z)
 {
 	long pbn = 1L << z->pageblock_order, max_boost;
 
-	if (!z->prof->boost)
+	if (!z->prof->boost || !z->boost_factor)
 		return;
 	if ((long)z->managed < 4 * pbn)
 		return;
-	max_boost = z->wmark_high * 15000 / 10000;
+	max_boost = z->wmark_high * z->boost_factor / 10000;
 	if (max_boost < pbn)
 		max_boost = pbn;
 	z->watermark_boost += pbn;

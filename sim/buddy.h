@@ -69,6 +69,7 @@ struct ps_zone {
 	/* watermarks (pages) and boost */
 	long wmark_min, wmark_low, wmark_high, watermark_boost;
 	long lowmem_reserve[PS_ZONE_NR];	/* by class zone type */
+	long boost_factor;			/* vm.watermark_boost_factor */
 	uint64_t managed;
 	/* model counters */
 	uint64_t lock_acquisitions;

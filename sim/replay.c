@@ -28,6 +28,7 @@
 
 #include "pcp.h"
 #include "replay.h"
+#include "../trace/kver.h"
 
 enum touch {
 	T_NONE,
@@ -62,6 +63,10 @@ struct ps_replay {
 	int verbose_left;
 	int nr_cpus;
 	struct ps_pcp *pcps;		/* simulate: [zone][cpu] */
+	struct {
+		int awake;
+		uint64_t wakeups, boost_resets, awake_ns, woken_at;
+	} kswapd[PS_MAX_NODES];
 	int node_order[PS_MAX_NODES][PS_MAX_NODES];
 	int nr_node_order[PS_MAX_NODES];
 };
@@ -110,6 +115,45 @@ static void build_node_order(struct ps_replay *r)
 				r->node_order[n][cnt++] = k;
 			}
 		r->nr_node_order[n] = cnt;
+	}
+}
+
+/*
+ * Watermarks and per-CPU list sizes under the policy.  The recorded
+ * zoneinfo holds the kernel's own values under the recorded tunables; they
+ * are recomputed only where the policy changes a rule or a tunable:
+ * min scales with vm.min_free_kbytes (each zone's share is proportional to
+ * its managed pages), low and high follow the profile's rule (before 4.6:
+ * min + min/4 and min + min/2; from 4.6: min + max(min/4, managed * wsf /
+ * 10000) and twice that spacing).
+ */
+static void apply_policy(struct ps_replay *r)
+{
+	const struct ps_policy *p = &r->o.policy, *rec = &r->o.recorded;
+	int old_rule = r->o.profile->kver_max < PS_KVER(4, 6, 0);
+	int rec_old_rule = r->m->kver && r->m->kver < PS_KVER(4, 6, 0);
+	long wsf = p->watermark_scale_factor != PS_UNSET ? p->watermark_scale_factor : 10;
+
+	for (int i = 0; i < r->nr_zones; i++) {
+		struct ps_zone *z = &r->zones[i];
+		int changed = old_rule != rec_old_rule;
+
+		if (p->min_free_kbytes != PS_UNSET && rec->min_free_kbytes > 0 &&
+		    p->min_free_kbytes != rec->min_free_kbytes) {
+			z->wmark_min = (long)((double)z->wmark_min * p->min_free_kbytes / rec->min_free_kbytes);
+			changed = 1;
+		}
+		if (p->watermark_scale_factor != PS_UNSET && p->watermark_scale_factor != rec->watermark_scale_factor)
+			changed = 1;
+		if (changed && z->managed) {
+			long spacing = old_rule ? z->wmark_min / 4 : z->wmark_min / 4;
+
+			if (!old_rule && (long)(z->managed * wsf / 10000) > spacing)
+				spacing = (long)(z->managed * wsf / 10000);
+			z->wmark_low = z->wmark_min + spacing;
+			z->wmark_high = z->wmark_min + (old_rule ? z->wmark_min / 2 : 2 * spacing);
+		}
+		z->boost_factor = p->watermark_boost_factor != PS_UNSET ? p->watermark_boost_factor : 15000;
 	}
 }
 
@@ -170,10 +214,16 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 			int batch = d->pcp_batch > 0 ? d->pcp_batch : 63;
 			int high = d->pcp_high >= 0 ? d->pcp_high : 6 * batch;
 
+			if (o->policy.pcp_batch != PS_UNSET)
+				batch = o->policy.pcp_batch;
+			if (o->policy.pcp_high != PS_UNSET)
+				high = o->policy.pcp_high;
+
 			for (int c = 0; c < r->nr_cpus; c++)
 				ps_pcp_init(&r->pcps[(size_t)i * r->nr_cpus + c], high, batch);
 		}
 	}
+	apply_policy(r);
 	ps_counters_init(&r->cnt, m, m->pageblock_order);
 	ps_counters_init(&r->inv, m, m->pageblock_order);
 	build_node_order(r);
@@ -682,6 +732,51 @@ static int zone_ok(const struct ps_zone *z, int order, int pass, int classzone)
 }
 
 /* Tries the zonelist of @node for zone types <= @high; returns the zone or NULL. */
+/* pgdat_balanced: some zone of the node meets its high watermark plus boost. */
+static int node_balanced(struct ps_replay *r, int node)
+{
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		const struct ps_zone *z = &r->zones[zi];
+
+		if (z->node == node && z->managed &&
+		    (long)z->nr_free_pages > z->wmark_high + z->watermark_boost)
+			return 1;
+	}
+	return 0;
+}
+
+static void wake_kswapd(struct ps_replay *r, int node, uint64_t now)
+{
+	if (node < 0 || node >= PS_MAX_NODES || r->kswapd[node].awake || node_balanced(r, node))
+		return;
+	r->kswapd[node].awake = 1;
+	r->kswapd[node].wakeups++;
+	r->kswapd[node].woken_at = now;
+}
+
+/*
+ * kswapd's reclaim is the trace's own (its frees are in the trace); the
+ * model tracks when kswapd would be awake, and when the node is balanced
+ * again kswapd resets the boosted watermarks (5.0+) and sleeps.
+ */
+static void run_kswapd(struct ps_replay *r, uint64_t now)
+{
+	for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES; n++) {
+		if (!r->kswapd[n].awake || !node_balanced(r, n))
+			continue;
+		r->kswapd[n].awake = 0;
+		r->kswapd[n].awake_ns += now - r->kswapd[n].woken_at;
+		for (int zi = 0; zi < r->nr_zones; zi++) {
+			struct ps_zone *z = &r->zones[zi];
+
+			if (z->node == n && z->watermark_boost) {
+				z->watermark_boost = 0;
+				r->kswapd[n].boost_resets++;
+			}
+		}
+	}
+}
+
 static uint32_t take(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt)
 {
 	if (ps_pcp_allowed(r->o.profile, order, z->pageblock_order))
@@ -696,6 +791,11 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 	int nr = thisnode ? 1 : r->nr_node_order[node];
 
 	for (int pass = 0; pass < 3; pass++) {
+		if (pass == 1) {
+			/* the slow path wakes kswapd on every node of the zonelist */
+			for (int ni = 0; ni < nr; ni++)
+				wake_kswapd(r, thisnode ? node : r->node_order[node][ni], r->zones[0].now_ns);
+		}
 		for (int ni = 0; ni < nr; ni++) {
 			int n = thisnode ? node : r->node_order[node][ni];
 
@@ -707,7 +807,13 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 						continue;
 					z->nofragment = pass == 0 && r->o.profile->nofragment && n == node &&
 							(r->o.defrag_mode || 1);
-					*idx = take(r, z, cpu, order, mt);
+					{
+						uint64_t boosts = z->boosts;
+
+						*idx = take(r, z, cpu, order, mt);
+						if (z->boosts != boosts)	/* ZONE_BOOSTED_WATERMARK */
+							wake_kswapd(r, z->node, z->now_ns);
+					}
 					z->nofragment = 0;
 					if (*idx == PS_NIL && pass == 0 && r->o.profile->nofragment)
 						*idx = take(r, z, cpu, order, mt);
@@ -728,6 +834,7 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 	struct ps_zone *tz, *z;
 	uint32_t tidx, idx;
 
+	run_kswapd(r, ev->ts_ns);
 	if (ev->type == PS_EV_ALLOC) {
 		struct ps_event a = *ev;
 		int node, thisnode = !!(ev->gfp & PS_GFP_THISNODE), mt = ev->migratetype;
@@ -899,6 +1006,16 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		SET("replay_sim_alloc_failed", r->sim_alloc_failed);
 		SET("replay_sim_skipped_failed_allocs", r->sim_skipped_failed);
 		SET("replay_sim_watermarks_ignored", r->sim_wmark_ignored);
+		for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES; n++) {
+			if (!(r->m->node_online & (1ull << n)))
+				continue;
+			snprintf(name, sizeof(name), "model_kswapd_wakeups.node%d", n);
+			SET(name, r->kswapd[n].wakeups);
+			snprintf(name, sizeof(name), "model_kswapd_boost_resets.node%d", n);
+			SET(name, r->kswapd[n].boost_resets);
+			snprintf(name, sizeof(name), "model_kswapd_awake_ms.node%d", n);
+			SET(name, r->kswapd[n].awake_ns / 1000000);
+		}
 	}
 	SET("replay_initial_placed_blocks", r->placed_blocks);
 	SET("replay_initial_placed_pages", r->placed_pages);
@@ -934,6 +1051,14 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 
 		snprintf(name, sizeof(name), "model_nr_free_pages.node%d.%s", z->node, ps_zone_names[z->type]);
 		SET(name, z->nr_free_pages);
+		snprintf(name, sizeof(name), "model_wmark_min.node%d.%s", z->node, ps_zone_names[z->type]);
+		SET(name, z->wmark_min);
+		snprintf(name, sizeof(name), "model_wmark_low.node%d.%s", z->node, ps_zone_names[z->type]);
+		SET(name, z->wmark_low);
+		snprintf(name, sizeof(name), "model_wmark_high.node%d.%s", z->node, ps_zone_names[z->type]);
+		SET(name, z->wmark_high);
+		snprintf(name, sizeof(name), "model_watermark_boost.node%d.%s", z->node, ps_zone_names[z->type]);
+		SET(name, z->watermark_boost);
 	}
 	return 0;
 }

@@ -24,6 +24,7 @@
 #include "buddy.h"
 #include "counters.h"
 #include "machine.h"
+#include "policy.h"
 #include "profile.h"
 
 enum ps_replay_mode { PS_REPLAY_FOLLOW, PS_REPLAY_SIMULATE };
@@ -43,6 +44,8 @@ struct ps_replay_opts {
 	int check;			/* check every invariant after each event (slow) */
 	int fold_invisible;		/* count invisible allocations in the numa/pgalloc rows */
 	int defrag_mode;		/* vm.defrag_mode */
+	/* tunables in force and as recorded (PS_UNSET where unknown) */
+	struct ps_policy policy, recorded;
 };
 
 struct ps_replay;

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * policy.h - what a replay runs under: a kernel profile and tunables, with
+ * the kernel's sysctl names where it has one.  The same `key = value` lines
+ * come from policy files (configs/policies/*.policy), from --set, and from
+ * the recorded machine's /proc/sys/vm (the defaults).
+ *
+ * Keys: kernel (a profile name or release), vm.min_free_kbytes,
+ * vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode,
+ * vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat,
+ * pcp.batch, pcp.high (override every zone's per-CPU list sizes),
+ * kswapd.reclaim_pages_per_ms (the model's kswapd speed).
+ */
+#ifndef PS_POLICY_H
+#define PS_POLICY_H
+
+#include "../trace/error.h"
+#include "profile.h"
+
+#define PS_UNSET (-1L)
+
+struct ps_policy {
+	const struct ps_profile *profile;	/* NULL: the trace's own kernel */
+	long min_free_kbytes;
+	long watermark_scale_factor;
+	long watermark_boost_factor;
+	long zone_reclaim_mode;
+	long defrag_mode;
+	long percpu_pagelist_high_fraction;
+	long numa_stat;
+	long pcp_batch, pcp_high;
+	long kswapd_rate;			/* pages per ms */
+	/* which keys were given explicitly (bit per key), for duplicate checks */
+	unsigned long given;
+};
+
+/* All PS_UNSET, no profile. */
+void ps_policy_init(struct ps_policy *p);
+
+/*
+ * Sets one key.  @where names the place for messages ("--set",
+ * "configs/x.policy:3").  Unknown keys, bad or out-of-range values and
+ * (with @no_dup) a key given twice are errors naming @where and the key.
+ */
+int ps_policy_set(struct ps_policy *p, const char *key, const char *value, const char *where, int no_dup,
+		  struct ps_error *err);
+
+/* "key=value" or "key = value" */
+int ps_policy_set_kv(struct ps_policy *p, const char *kv, const char *where, struct ps_error *err);
+
+/* A policy file: `key = value` lines, '#' comments; each key at most once. */
+int ps_policy_load(struct ps_policy *p, const char *path, struct ps_error *err);
+
+/* Fills keys still unset from a recorded /proc/sys/vm (read by the caller into key/value pairs). */
+void ps_policy_default(struct ps_policy *p, const char *key, long value);
+
+#endif

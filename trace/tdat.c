@@ -26,6 +26,8 @@ const char *tracecmd_get_uname(struct tracecmd_input *handle);
 
 struct tdat_state {
 	struct tracecmd_input *handle;
+	struct tracecmd_input *data;	/* the buffer read: top level or an instance */
+	char instance[64];
 	struct tep_handle *tep;
 	int nr_cpus;
 	struct tep_record **pending;	/* next record per CPU, NULL when exhausted */
@@ -57,7 +59,7 @@ static struct tep_record *pop_next(struct tdat_state *st)
 	if (best < 0)
 		return NULL;
 	rec = st->pending[best];
-	st->pending[best] = tracecmd_read_data(st->handle, best);
+	st->pending[best] = tracecmd_read_data(st->data, best);
 	return rec;
 }
 
@@ -125,6 +127,8 @@ static void tdat_close(struct ps_reader *r)
 			tracecmd_free_record(st->pending[c]);
 	free(st->pending);
 	ps_tep_kmem_free(&st->k);
+	if (st->data && st->data != st->handle)
+		tracecmd_close(st->data);
 	if (st->handle)
 		tracecmd_close(st->handle);
 	free(st);
@@ -171,7 +175,7 @@ int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err)
 	}
 	st->tep = tracecmd_get_tep(st->handle);
 	st->nr_cpus = tep_get_cpus(st->tep);
-	if (st->nr_cpus <= 0 || st->nr_cpus > PS_READER_MAX_CPUS)
+	if (st->nr_cpus < 0 || st->nr_cpus > PS_READER_MAX_CPUS)
 		return ps_err(err, "%s: trace.dat declares %d CPUs: the header is damaged", r->path, st->nr_cpus);
 	r->nr_cpus = st->nr_cpus;
 	release_from_uname(tracecmd_get_uname(st->handle), r->release, sizeof(r->release));
@@ -181,11 +185,48 @@ int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err)
 	if (!found)
 		return ps_err(err, "%s: the trace.dat has no kmem page event formats: record kmem:mm_page_alloc and friends",
 			      r->path);
-	st->pending = calloc(st->nr_cpus, sizeof(*st->pending));
+	st->pending = calloc(PS_READER_MAX_CPUS, sizeof(*st->pending));
 	if (!st->pending)
 		return ps_err(err, "out of memory");
-	for (int c = 0; c < st->nr_cpus; c++)
-		st->pending[c] = tracecmd_read_data(st->handle, c);
-	snprintf(r->format, sizeof(r->format), "trace.dat");
+	/*
+	 * The events may sit in the top-level buffer or in a tracefs instance
+	 * ("trace-cmd extract -B NAME", pagesim's own recordings): read the
+	 * first buffer that holds any record.
+	 */
+	st->data = st->handle;
+	for (int b = -1; b < tracecmd_buffer_instances(st->handle); b++) {
+		struct tracecmd_input *h = b < 0 ? st->handle : tracecmd_buffer_instance_handle(st->handle, b);
+		int any = 0, ncpu;
+
+		if (!h)
+			continue;
+		ncpu = tep_get_cpus(tracecmd_get_tep(h));
+		if (ncpu > PS_READER_MAX_CPUS)
+			ncpu = PS_READER_MAX_CPUS;
+		for (int c = 0; c < ncpu; c++) {
+			st->pending[c] = tracecmd_read_data(h, c);
+			any |= st->pending[c] != NULL;
+		}
+		if (any) {
+			st->data = h;
+			st->nr_cpus = ncpu;
+			r->nr_cpus = ncpu;
+			if (b >= 0)
+				snprintf(st->instance, sizeof(st->instance), "%s",
+					 tracecmd_buffer_instance_name(st->handle, b));
+			break;
+		}
+		for (int c = 0; c < ncpu; c++)
+			if (st->pending[c]) {
+				tracecmd_free_record(st->pending[c]);
+				st->pending[c] = NULL;
+			}
+		if (h != st->handle)
+			tracecmd_close(h);
+	}
+	if (st->instance[0])
+		snprintf(r->format, sizeof(r->format), "trace.dat (instance %.40s)", st->instance);
+	else
+		snprintf(r->format, sizeof(r->format), "trace.dat");
 	return 0;
 }

@@ -200,7 +200,7 @@ int cmd_record(int argc, char **argv)
 	if (!w || ps_rec_snapshot(w, "before", &err) < 0)
 		goto fail;
 	rec = ps_rec_start(&ro, &err);
-	if (!rec || ps_rec_write_formats(rec, w, &err) < 0)
+	if (!rec || ps_rec_write_formats(rec, w, &err) < 0 || ps_pgs_flush(w, &err) < 0)
 		goto fail;
 	t0 = last_flush = last_prog = now_s();
 	deadline = duration > 0 ? t0 + duration : 0;

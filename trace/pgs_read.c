@@ -41,6 +41,8 @@ struct frame {
 	size_t zlen;
 };
 
+#define PGS_BATCH 256
+
 struct comm_map {
 	int32_t pid;
 	const char *comm;
@@ -68,7 +70,9 @@ struct pgs_state {
 	char *comm_text;
 	struct comm_map *comms;
 	int nr_comms;
-	int cut;		/* the file was cut short (message already in stats) */
+	/* events decoded ahead of the caller */
+	struct ps_event batch[PGS_BATCH];
+	int bi, bn;
 };
 
 static uint16_t get16(const uint8_t *p)
@@ -93,6 +97,14 @@ static inline const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, ui
 	int shift = 0;
 
 	if (__builtin_expect(end - p >= 10, 1)) {
+		if (p[0] < 0x80) {
+			*v = p[0];
+			return p + 1;
+		}
+		if (p[1] < 0x80) {
+			*v = (p[0] & 0x7f) | (uint64_t)p[1] << 7;
+			return p + 2;
+		}
 		while (*p & 0x80) {
 			x |= (uint64_t)(*p++ & 0x7f) << shift;
 			shift += 7;
@@ -423,115 +435,156 @@ static int load_frame(struct ps_reader *r, struct pgs_state *st, int i, struct p
 	return 0;
 }
 
-static int bad_record(struct ps_reader *r, struct pgs_state *st, struct ps_error *err)
-{
-	const struct frame *f = &st->frames[st->cur - 1];
 
-	return ps_err(err, "%s: byte %llu: event %u of frame %d runs past its column: the file is damaged",
-		      r->path, (unsigned long long)f->off, f->nr - st->left, st->cur - 1);
+/*
+ * Decodes up to PGS_BATCH events of the current frame into st->batch.  The
+ * column cursors live in locals for the whole loop (through uint8_t
+ * pointers every store could alias them, so kept in the state they would be
+ * reloaded after each field).  Returns the count, or -1 on a damaged record.
+ */
+static int decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_error *err)
+{
+	const uint8_t *ctrl = st->col[PS_PGS_COL_CTRL], *tsc = st->col[PS_PGS_COL_TS];
+	const uint8_t *cpuc = st->col[PS_PGS_COL_CPU], *pidc = st->col[PS_PGS_COL_PID];
+	const uint8_t *pfnc = st->col[PS_PGS_COL_PFN], *ordc = st->col[PS_PGS_COL_ORDER];
+	const uint8_t *auxc = st->col[PS_PGS_COL_AUX], *gfpc = st->col[PS_PGS_COL_GFP];
+	const uint8_t *xfc = st->col[PS_PGS_COL_XF], *extc = st->col[PS_PGS_COL_EXT];
+	const uint8_t *const *end = st->end;
+	uint64_t ts = st->prev_ts;
+	unsigned int cpu = st->prev_cpu;
+	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH, i;
+
+	for (i = 0; i < n; i++) {
+		struct ps_event *e = &st->batch[i];
+		uint64_t v;
+		uint8_t c = *ctrl++;
+
+		e->type = c & PS_PGS_C_TYPE;
+		if (__builtin_expect(e->type >= PS_EV_NR, 0))
+			goto bad;
+		if (c & PS_PGS_C_CPU) {
+			cpuc = get_varint(cpuc, end[PS_PGS_COL_CPU], &v);
+			if (__builtin_expect(!cpuc || v > 0xffff, 0))
+				goto bad;
+			cpu = v;
+		}
+		e->cpu = cpu;
+		if (c & PS_PGS_C_PID) {
+			pidc = get_varint(pidc, end[PS_PGS_COL_PID], &v);
+			if (__builtin_expect(!pidc, 0))
+				goto bad;
+			e->pid = (int32_t)ps_unzigzag(v);
+			if (cpu < PS_PGS_MAX_CPU_STATE)
+				st->pid[cpu] = e->pid;
+		} else {
+			if (__builtin_expect(cpu >= PS_PGS_MAX_CPU_STATE, 0))
+				goto bad;
+			e->pid = st->pid[cpu];
+		}
+		if (c & PS_PGS_C_NOPFN) {
+			e->pfn = PS_PFN_NONE;
+		} else {
+			uint64_t *prev = &st->pfn[cpu < PS_PGS_MAX_CPU_STATE ? cpu : 0];
+
+			pfnc = get_varint(pfnc, end[PS_PGS_COL_PFN], &v);
+			if (__builtin_expect(!pfnc, 0))
+				goto bad;
+			*prev += (uint64_t)ps_unzigzag(v);
+			e->pfn = *prev;
+		}
+		tsc = get_varint(tsc, end[PS_PGS_COL_TS], &v);
+		if (__builtin_expect(!tsc, 0))
+			goto bad;
+		ts += (uint64_t)ps_unzigzag(v);
+		e->ts_ns = ts;
+		e->order = *ordc++;
+		e->gfp = 0;
+		if (__builtin_expect(c & PS_PGS_C_EXT, 0)) {
+			if (end[PS_PGS_COL_EXT] - extc < 8)
+				goto bad;
+			e->flags = extc[0];
+			e->percpu_refill = extc[1];
+			e->migratetype = (int8_t)extc[2];
+			e->alloc_order = extc[3];
+			e->fallback_order = extc[4];
+			e->alloc_migratetype = (int8_t)extc[5];
+			e->fallback_migratetype = (int8_t)extc[6];
+			e->change_ownership = extc[7];
+			extc += 8;
+		} else {
+			uint8_t a;
+
+			if (__builtin_expect(auxc >= end[PS_PGS_COL_AUX], 0))
+				goto bad;
+			a = *auxc++;
+			e->migratetype = (int8_t)((a & 0x0f) - 1);
+			e->percpu_refill = (a >> 4) & 1;
+			e->flags = a >> 5;
+			if (e->type == PS_EV_EXTFRAG) {
+				if (end[PS_PGS_COL_XF] - xfc < 5)
+					goto bad;
+				e->alloc_order = xfc[0];
+				e->fallback_order = xfc[1];
+				e->alloc_migratetype = (int8_t)xfc[2];
+				e->fallback_migratetype = (int8_t)xfc[3];
+				e->change_ownership = xfc[4];
+				xfc += 5;
+			} else {
+				e->alloc_order = e->fallback_order = 0;
+				e->alloc_migratetype = e->fallback_migratetype = PS_MT_UNKNOWN;
+				e->change_ownership = 0;
+			}
+		}
+		if ((c & PS_PGS_C_EXT) || e->type == PS_EV_ALLOC) {
+			if (__builtin_expect(end[PS_PGS_COL_GFP] - gfpc < 4, 0))
+				goto bad;
+			e->gfp = get32(gfpc);
+			gfpc += 4;
+		}
+		e->comm = NULL;
+	}
+	st->col[PS_PGS_COL_CTRL] = ctrl;
+	st->col[PS_PGS_COL_TS] = tsc;
+	st->col[PS_PGS_COL_CPU] = cpuc;
+	st->col[PS_PGS_COL_PID] = pidc;
+	st->col[PS_PGS_COL_PFN] = pfnc;
+	st->col[PS_PGS_COL_ORDER] = ordc;
+	st->col[PS_PGS_COL_AUX] = auxc;
+	st->col[PS_PGS_COL_GFP] = gfpc;
+	st->col[PS_PGS_COL_XF] = xfc;
+	st->col[PS_PGS_COL_EXT] = extc;
+	st->prev_ts = ts;
+	st->prev_cpu = cpu;
+	st->left -= n;
+	st->bi = 0;
+	st->bn = n;
+	return n;
+bad:
+	{
+		const struct frame *f = &st->frames[st->cur - 1];
+
+		return ps_err(err, "%s: byte %llu: event %u of frame %d runs past its column: the file is damaged",
+			      r->path, (unsigned long long)f->off, f->nr - st->left + i, st->cur - 1);
+	}
 }
 
 static int pgs_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *err)
 {
 	struct pgs_state *st = r->priv;
-	const uint8_t **col = st->col, *const *end = st->end;
-	uint64_t v;
-	uint8_t c;
-	int cpu;
 
-	if (__builtin_expect(!st->left, 0)) {
-		if (st->cur >= st->nr_frames)
-			return 0;
-		if (load_frame(r, st, st->cur++, err) < 0)
+	if (__builtin_expect(st->bi == st->bn, 0)) {
+		if (!st->left) {
+			if (st->cur >= st->nr_frames)
+				return 0;
+			if (load_frame(r, st, st->cur++, err) < 0)
+				return -1;
+		}
+		if (decode_batch(r, st, err) < 0)
 			return -1;
 	}
-	st->left--;
-	c = *col[PS_PGS_COL_CTRL]++;
-	ev->type = c & PS_PGS_C_TYPE;
-	if (__builtin_expect(ev->type >= PS_EV_NR, 0))
-		return bad_record(r, st, err);
-	if (c & PS_PGS_C_CPU) {
-		if (!(col[PS_PGS_COL_CPU] = get_varint(col[PS_PGS_COL_CPU], end[PS_PGS_COL_CPU], &v)) || v > 0xffff)
-			return bad_record(r, st, err);
-		st->prev_cpu = v;
-	}
-	cpu = ev->cpu = st->prev_cpu;
-	if (c & PS_PGS_C_PID) {
-		if (!(col[PS_PGS_COL_PID] = get_varint(col[PS_PGS_COL_PID], end[PS_PGS_COL_PID], &v)))
-			return bad_record(r, st, err);
-		ev->pid = (int32_t)ps_unzigzag(v);
-		if (cpu < PS_PGS_MAX_CPU_STATE)
-			st->pid[cpu] = ev->pid;
-	} else {
-		if (cpu >= PS_PGS_MAX_CPU_STATE)
-			return bad_record(r, st, err);
-		ev->pid = st->pid[cpu];
-	}
-	if (c & PS_PGS_C_NOPFN) {
-		ev->pfn = PS_PFN_NONE;
-	} else {
-		uint64_t *prev = cpu < PS_PGS_MAX_CPU_STATE ? &st->pfn[cpu] : &st->pfn[0];
-
-		if (!(col[PS_PGS_COL_PFN] = get_varint(col[PS_PGS_COL_PFN], end[PS_PGS_COL_PFN], &v)))
-			return bad_record(r, st, err);
-		*prev += (uint64_t)ps_unzigzag(v);
-		ev->pfn = *prev;
-	}
-	if (!(col[PS_PGS_COL_TS] = get_varint(col[PS_PGS_COL_TS], end[PS_PGS_COL_TS], &v)))
-		return bad_record(r, st, err);
-	st->prev_ts += (uint64_t)ps_unzigzag(v);
-	ev->ts_ns = st->prev_ts;
-	ev->order = *col[PS_PGS_COL_ORDER]++;
-	ev->gfp = 0;
-	if (__builtin_expect(c & PS_PGS_C_EXT, 0)) {
-		const uint8_t *x = col[PS_PGS_COL_EXT];
-
-		if (end[PS_PGS_COL_EXT] - x < 8)
-			return bad_record(r, st, err);
-		ev->flags = x[0];
-		ev->percpu_refill = x[1];
-		ev->migratetype = (int8_t)x[2];
-		ev->alloc_order = x[3];
-		ev->fallback_order = x[4];
-		ev->alloc_migratetype = (int8_t)x[5];
-		ev->fallback_migratetype = (int8_t)x[6];
-		ev->change_ownership = x[7];
-		col[PS_PGS_COL_EXT] = x + 8;
-	} else {
-		uint8_t a;
-
-		if (col[PS_PGS_COL_AUX] >= end[PS_PGS_COL_AUX])
-			return bad_record(r, st, err);
-		a = *col[PS_PGS_COL_AUX]++;
-		ev->migratetype = (int8_t)((a & 0x0f) - 1);
-		ev->percpu_refill = (a >> 4) & 1;
-		ev->flags = a >> 5;
-		if (ev->type == PS_EV_EXTFRAG) {
-			const uint8_t *x = col[PS_PGS_COL_XF];
-
-			if (end[PS_PGS_COL_XF] - x < 5)
-				return bad_record(r, st, err);
-			ev->alloc_order = x[0];
-			ev->fallback_order = x[1];
-			ev->alloc_migratetype = (int8_t)x[2];
-			ev->fallback_migratetype = (int8_t)x[3];
-			ev->change_ownership = x[4];
-			col[PS_PGS_COL_XF] = x + 5;
-		} else {
-			ev->alloc_order = ev->fallback_order = 0;
-			ev->alloc_migratetype = ev->fallback_migratetype = PS_MT_UNKNOWN;
-			ev->change_ownership = 0;
-		}
-	}
-	if ((c & PS_PGS_C_EXT) || ev->type == PS_EV_ALLOC) {
-		const uint8_t *x = col[PS_PGS_COL_GFP];
-
-		if (end[PS_PGS_COL_GFP] - x < 4)
-			return bad_record(r, st, err);
-		ev->gfp = get32(x);
-		col[PS_PGS_COL_GFP] = x + 4;
-	}
-	ev->comm = (r->opts.flags & PS_RD_COMM) ? comm_of(st, ev->pid) : NULL;
+	*ev = st->batch[st->bi++];
+	if (__builtin_expect(r->opts.flags & PS_RD_COMM, 0))
+		ev->comm = comm_of(st, ev->pid);
 	ps_reader_account(r, ev);
 	return 1;
 }

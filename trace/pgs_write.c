@@ -267,8 +267,14 @@ int ps_pgs_flush(struct ps_pgs_writer *w, struct ps_error *err)
 	uint8_t pre[8], *p = w->raw;
 	long z;
 
-	if (!w->nr)
+	if (!w->nr) {
+		/* nothing buffered here, but the blobs written so far reach the file */
+		if (fflush(w->f) != 0) {
+			w->failed = 1;
+			return ps_err(err, "cannot write '%s': %s (is the disk full?)", w->name, strerror(errno));
+		}
 		return 0;
+	}
 	for (int c = 0; c < PS_PGS_NR_COLS; c++) {
 		put32(p, w->col_len[c]);
 		p += 4;

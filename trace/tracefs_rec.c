@@ -117,7 +117,7 @@ static int write_file(struct ps_rec *r, const char *file, const char *val)
  */
 static void remove_stale_instances(void)
 {
-	char **names = tracefs_instances("^pagesim-[0-9]+$");
+	char **names = tracefs_instances("^pagesim-[0-9][0-9]*$");
 
 	for (int i = 0; names && names[i]; i++) {
 		int pid = atoi(names[i] + strlen("pagesim-"));

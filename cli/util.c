@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -61,6 +62,13 @@ int ps_out_open(struct ps_out *o, const char *path, struct ps_error *err)
 		free(o->tmp);
 		o->tmp = NULL;
 		return -1;
+	}
+	{
+		/* mkstemp makes 0600 files: give the output the usual mode */
+		mode_t mask = umask(0);
+
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
 	}
 	o->f = fdopen(fd, "w");
 	if (!o->f) {

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""An independent count of a trace's kernel counters, for checking `pagesim stat`.
+
+Reads ftrace / trace-cmd report text (zstd or plain) with regular expressions and a
+sysroot's zoneinfo and node cpulists, and prints `name value` lines for the counters
+it computes, in sorted order: events per type, pgfree, pgalloc per zone, numa_* and
+node<N>.* (hit/miss against the allocating CPU's node, or the page's node for
+__GFP_THISNODE; local/other against the CPU's node), and the extfrag rows
+(fragmenting = fallback_order < pageblock_order).  Written separately from pagesim's
+C code on purpose: it shares no code with it.
+"""
+import glob, os, re, subprocess, sys
+
+trace, sysroot = sys.argv[1], sys.argv[2]
+ZONES = {"DMA": "dma", "DMA32": "dma32", "Normal": "normal", "Movable": "movable"}
+
+zones = []  # (start, end, node, name)
+cur = None
+for line in open(os.path.join(sysroot, "proc/zoneinfo")):
+    m = re.match(r"Node (\d+), zone\s+(\S+)", line)
+    if m:
+        cur = {"node": int(m.group(1)), "name": m.group(2), "spanned": 0}
+        continue
+    m = re.match(r"\s+spanned\s+(\d+)", line)
+    if m and cur:
+        cur["spanned"] = int(m.group(1))
+    m = re.match(r"\s+start_pfn:\s+(\d+)", line)
+    if m and cur and cur["spanned"]:
+        s = int(m.group(1))
+        zones.append((s, s + cur["spanned"], cur["node"], cur["name"]))
+pb_order = 9
+pti = os.path.join(sysroot, "proc/pagetypeinfo")
+if os.path.exists(pti):
+    m = re.search(r"Page block order: (\d+)", open(pti).read())
+    if m:
+        pb_order = int(m.group(1))
+cpu_node = {}
+for f in glob.glob(os.path.join(sysroot, "sys/devices/system/node/node*/cpulist")):
+    node = int(re.search(r"node(\d+)/cpulist", f).group(1))
+    for part in open(f).read().strip().split(","):
+        if not part:
+            continue
+        a, _, b = part.partition("-")
+        for c in range(int(a), int(b or a) + 1):
+            cpu_node[c] = node
+nodes = sorted({z[2] for z in zones})
+
+def zone_of(pfn):
+    best = None
+    for z in zones:
+        if z[0] <= pfn < z[1] and (best is None or z[0] > best[0]):
+            best = z
+    return best
+
+data = subprocess.run(["zstdcat", "-f", trace], capture_output=True, check=True).stdout.decode(errors="replace")
+c = {}
+def add(k, v=1):
+    c[k] = c.get(k, 0) + v
+for n in nodes:
+    for k in ("numa_hit", "numa_miss", "numa_foreign", "local_node", "other_node"):
+        c[f"node{n}.{k}"] = 0
+line_re = re.compile(r"\[(\d+)\]\s+(?:\S+\s+)?[\d.]+: (mm_page_\w+):\s+(.*)$")
+for line in data.splitlines():
+    m = line_re.search(line)
+    if not m:
+        continue
+    cpu, ev, rest = int(m.group(1)), m.group(2), m.group(3)
+    f = dict(kv.split("=", 1) for kv in rest.split() if "=" in kv)
+    add("events_" + ev)
+    pfn = int(f["pfn"], 0) if "pfn" in f else None
+    if ev == "mm_page_free":
+        if zone_of(pfn):
+            add("pgfree", 1 << int(f["order"]))
+    elif ev == "mm_page_alloc":
+        null = f.get("page") in ("(null)", "0000000000000000") or pfn == 0
+        if null:
+            continue
+        z = zone_of(pfn)
+        cn = cpu_node.get(cpu, 0 if not cpu_node else None)
+        if z is None or cn is None:
+            continue
+        add("pgalloc_" + ZONES[z[3]], 1 << int(f["order"]))
+        pref = z[2] if "__GFP_THISNODE" in f.get("gfp_flags", "") else cn
+        if z[2] == pref:
+            add("numa_hit"); add(f"node{z[2]}.numa_hit")
+        else:
+            add("numa_miss"); add(f"node{z[2]}.numa_miss"); add("numa_foreign"); add(f"node{pref}.numa_foreign")
+        if z[2] == cn:
+            add("numa_local"); add(f"node{z[2]}.local_node")
+        else:
+            add("numa_other"); add(f"node{z[2]}.other_node")
+    elif ev == "mm_page_alloc_extfrag":
+        add("extfrag_events")
+        if f["change_ownership"] != "0":
+            add("extfrag_change_ownership")
+        if int(f["fallback_order"]) < pb_order:
+            add("extfrag_fragmenting")
+            a, fb = int(f["alloc_migratetype"]), int(f["fallback_migratetype"])
+            name = {0: "unmovable", 1: "movable", 2: "reclaimable"}
+            if a in name:
+                add("extfrag_fragmenting_" + name[a])
+                if a != 1 and fb in name and fb != a:
+                    add(f"extfrag_fragmenting_{name[a]}_from_{name[fb]}")
+for k in sorted(c):
+    print(k, c[k])

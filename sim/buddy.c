@@ -347,6 +347,11 @@ static int count_block(const struct ps_zone *z, uint32_t idx, int *free, int *mo
 	return 0;
 }
 
+/*
+ * Zone boundaries as 4.0-6.9's move_freepages_block: a block whose last page
+ * lies outside the zone moves nothing; one whose first page does is scanned
+ * from @idx (the found page) on.  6.10+ callers refuse such blocks earlier.
+ */
 int ps_move_freepages_block(struct ps_zone *z, uint32_t idx, int mt, int *movable)
 {
 	uint32_t b, e, p;
@@ -355,6 +360,10 @@ int ps_move_freepages_block(struct ps_zone *z, uint32_t idx, int mt, int *movabl
 	block_range(z, idx, &b, &e);
 	if (movable)
 		*movable = 0;
+	if (e > z->span_end)
+		return 0;
+	if (b < z->span_start)
+		b = idx;
 	for (p = b; p < e;) {
 		uint8_t s = z->state[p];
 

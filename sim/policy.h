@@ -19,6 +19,13 @@
 
 #define PS_UNSET (-1L)
 
+/*
+ * The model kswapd's reclaim speed when no policy sets it: the fastest
+ * kswapd bursts in the shared QEMU traces free about 52 (numa2-base) to 122
+ * (numa2-wsf200) pages per ms; 100 is their middle.
+ */
+#define PS_KSWAPD_RATE_DEFAULT 100
+
 struct ps_policy {
 	const struct ps_profile *profile;	/* NULL: the trace's own kernel */
 	long min_free_kbytes;

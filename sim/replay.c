@@ -65,8 +65,13 @@ struct ps_replay {
 	struct ps_pcp *pcps;		/* simulate: [zone][cpu] */
 	struct {
 		int awake;
-		uint64_t wakeups, boost_resets, awake_ns, woken_at;
+		uint64_t wakeups, boost_resets, awake_ns, woken_at, last_run;
+		uint64_t reclaimed, budget_milli;
+		/* inactive list stand-in: traced blocks of reclaimable allocations, oldest first */
+		uint32_t *ring;
+		uint32_t cap, head, count;
 	} kswapd[PS_MAX_NODES];
+	uint64_t reclaimed_then_freed;
 	int node_order[PS_MAX_NODES][PS_MAX_NODES];
 	int nr_node_order[PS_MAX_NODES];
 };
@@ -209,6 +214,18 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 		r->pcps = calloc((size_t)m->nr_zones * r->nr_cpus, sizeof(*r->pcps));
 		if (!r->map || !r->pcps)
 			goto nomem;
+		for (int n = 0; n < m->nr_nodes && n < PS_MAX_NODES; n++) {
+			uint64_t pages = 0;
+
+			for (int i = 0; i < m->nr_zones; i++)
+				if (m->zones[i].node == n)
+					pages += r->zones[i].nr_pages;
+			/* half a slot per page: the oldest entries drop out when it is full */
+			r->kswapd[n].cap = (uint32_t)(pages / 2 + 1);
+			r->kswapd[n].ring = malloc(sizeof(uint32_t) * r->kswapd[n].cap);
+			if (!r->kswapd[n].ring)
+				goto nomem;
+		}
 		for (int i = 0; i < m->nr_zones; i++) {
 			const struct ps_zone_desc *d = &m->zones[i];
 			int batch = d->pcp_batch > 0 ? d->pcp_batch : 63;
@@ -262,6 +279,8 @@ void ps_replay_destroy(struct ps_replay *r)
 	free(r->gbase);
 	free(r->map);
 	free(r->pcps);
+	for (int n = 0; n < PS_MAX_NODES; n++)
+		free(r->kswapd[n].ring);
 	free(r);
 }
 
@@ -738,8 +757,9 @@ static int node_balanced(struct ps_replay *r, int node)
 	for (int zi = 0; zi < r->nr_zones; zi++) {
 		const struct ps_zone *z = &r->zones[zi];
 
+		/* zone_watermark_ok_safe at WMARK_HIGH with the class zone's reserve (Normal) */
 		if (z->node == node && z->managed &&
-		    (long)z->nr_free_pages > z->wmark_high + z->watermark_boost)
+		    (long)z->nr_free_pages > z->wmark_high + z->watermark_boost + z->lowmem_reserve[PS_ZONE_NORMAL])
 			return 1;
 	}
 	return 0;
@@ -752,17 +772,105 @@ static void wake_kswapd(struct ps_replay *r, int node, uint64_t now)
 	r->kswapd[node].awake = 1;
 	r->kswapd[node].wakeups++;
 	r->kswapd[node].woken_at = now;
+	r->kswapd[node].last_run = now;
+	r->kswapd[node].budget_milli = 0;
+}
+
+#define MAP_RECLAIMED UINT32_MAX
+
+static void lru_add(struct ps_replay *r, int node, uint32_t tg)
+{
+	typeof(r->kswapd[0]) *k = &r->kswapd[node];
+
+	if (!k->ring)
+		return;
+	if (k->count == k->cap) {	/* full: the oldest entry drops out */
+		k->head = (k->head + 1) % k->cap;
+		k->count--;
+	}
+	k->ring[(k->head + k->count) % k->cap] = tg;
+	k->count++;
+}
+
+static struct ps_zone *zone_of_global(struct ps_replay *r, uint64_t gi, uint32_t *idx)
+{
+	int zi;
+
+	for (zi = r->nr_zones - 1; zi > 0 && r->gbase[zi] > gi; zi--)
+		;
+	*idx = gi - r->gbase[zi];
+	return &r->zones[zi];
+}
+
+/* Reclaims the oldest reclaimable block of @node; returns pages freed, 0 if none, -1 if the list is empty. */
+static int reclaim_one(struct ps_replay *r, int node)
+{
+	typeof(r->kswapd[0]) *k = &r->kswapd[node];
+
+	while (k->count) {
+		uint32_t tg = k->ring[k->head], g, idx, h;
+		struct ps_zone *z;
+		int order, cpu = 0;
+
+		k->head = (k->head + 1) % k->cap;
+		k->count--;
+		g = r->map[tg];
+		if (!g || g == MAP_RECLAIMED)
+			continue;	/* freed by the trace since */
+		z = zone_of_global(r, g - 1, &idx);
+		if (z->node != node || ps_zone_block_of(z, idx, &h, &order) != PG_ALLOC || h != idx)
+			continue;
+		for (uint32_t i = 0; i < (1u << order) && tg + i < r->total_pages; i++)
+			r->map[tg + i] = MAP_RECLAIMED;
+		/* kswapd frees through the per-CPU lists of a CPU of its node */
+		for (int c = 0; c < r->m->nr_cpus; c++)
+			if (r->m->cpu_node[c] == node) {
+				cpu = c;
+				break;
+			}
+		if (ps_pcp_allowed(r->o.profile, order, z->pageblock_order)) {
+			ps_pcp_free(z, pcp_of(r, z, cpu), idx, order);
+		} else {
+			z->lock_acquisitions++;
+			ps_free_block(z, idx, order);
+		}
+		k->reclaimed += 1u << order;
+		return 1 << order;
+	}
+	return -1;
 }
 
 /*
- * kswapd's reclaim is the trace's own (its frees are in the trace); the
- * model tracks when kswapd would be awake, and when the node is balanced
- * again kswapd resets the boosted watermarks (5.0+) and sleeps.
+ * kswapd, a timed activity: once woken it reclaims the oldest reclaimable
+ * blocks of its node (page cache: movable allocations not zeroed) at
+ * kswapd.reclaim_pages_per_ms, until some zone of the node is above its high
+ * watermark plus boost; then it resets the boosted watermarks (5.0+) and
+ * sleeps.  The trace's own later frees of blocks the model reclaimed are
+ * absorbed (replay_reclaimed_then_freed_pages).
  */
 static void run_kswapd(struct ps_replay *r, uint64_t now)
 {
+	long rate = r->o.policy.kswapd_rate != PS_UNSET ? r->o.policy.kswapd_rate : PS_KSWAPD_RATE_DEFAULT;
+
 	for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES; n++) {
-		if (!r->kswapd[n].awake || !node_balanced(r, n))
+		typeof(r->kswapd[0]) *k = &r->kswapd[n];
+
+		if (!k->awake)
+			continue;
+		if (now > k->last_run) {
+			k->budget_milli += (now - k->last_run) * rate / 1000;
+			k->last_run = now;
+		}
+		while (!node_balanced(r, n) && k->budget_milli >= 1000) {
+			int got = reclaim_one(r, n);
+
+			if (got < 0) {
+				k->budget_milli = 0;
+				break;
+			}
+			k->budget_milli -= got * 1000ull < k->budget_milli ? got * 1000ull : k->budget_milli;
+		}
+		if (!node_balanced(r, n))
 			continue;
 		r->kswapd[n].awake = 0;
 		r->kswapd[n].awake_ns += now - r->kswapd[n].woken_at;
@@ -866,6 +974,10 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 		ps_zone_mark(z, idx, ev->order, PG_ALLOC, mt);
 		for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < tz->nr_pages; i++)
 			r->map[r->gbase[tz->index] + tidx + i] = (uint32_t)(r->gbase[z->index] + idx + i + 1);
+		if (mt == PS_MT_MOVABLE && !(ev->gfp & PS_GFP_ZERO))
+			lru_add(r, z->node, (uint32_t)(r->gbase[tz->index] + tidx));
+		if ((long)z->nr_free_pages < z->wmark_low)
+			wake_kswapd(r, z->node, ev->ts_ns);
 		a.pfn = z->start_pfn + idx;
 		ps_counters_event(&r->cnt, &a);
 		return;
@@ -885,6 +997,14 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 		struct ps_event f = *ev;
 		int zi;
 
+		if (g == MAP_RECLAIMED) {
+			/* the model's kswapd reclaimed it already */
+			for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < tz->nr_pages; i++)
+				r->map[r->gbase[tz->index] + tidx + i] = 0;
+			r->reclaimed_then_freed += 1u << ev->order;
+			r->cnt.events[PS_EV_FREE]++;
+			return;
+		}
 		if (!g) {
 			/* never allocated in the trace nor at its start: the bulk allocator */
 			r->invisible_frees++;
@@ -1006,6 +1126,7 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		SET("replay_sim_alloc_failed", r->sim_alloc_failed);
 		SET("replay_sim_skipped_failed_allocs", r->sim_skipped_failed);
 		SET("replay_sim_watermarks_ignored", r->sim_wmark_ignored);
+		SET("replay_reclaimed_then_freed_pages", r->reclaimed_then_freed);
 		for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES; n++) {
 			if (!(r->m->node_online & (1ull << n)))
 				continue;
@@ -1015,6 +1136,8 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 			SET(name, r->kswapd[n].boost_resets);
 			snprintf(name, sizeof(name), "model_kswapd_awake_ms.node%d", n);
 			SET(name, r->kswapd[n].awake_ns / 1000000);
+			snprintf(name, sizeof(name), "model_kswapd_reclaimed_pages.node%d", n);
+			SET(name, r->kswapd[n].reclaimed);
 		}
 	}
 	SET("replay_initial_placed_blocks", r->placed_blocks);

@@ -259,10 +259,12 @@ static void setup_lowmem_reserve(struct ps_wmarks *w, const struct ps_machine *m
 	}
 }
 
-int ps_wmark_setup(struct ps_wmarks *w, const struct ps_machine *m, const struct ps_wmark_tunables *t)
+int ps_wmark_setup(struct ps_wmarks *w, const struct ps_machine *m,
+		   const struct ps_wmark_tunables *t)
 {
 	int v = kv(t->kver);
-	long mfk = t->min_free_kbytes >= 0 ? t->min_free_kbytes : ps_wmark_min_free_kbytes_default(m, t);
+	long mfk = t->min_free_kbytes >= 0 ? t->min_free_kbytes :
+					     ps_wmark_min_free_kbytes_default(m, t);
 	uint64_t pages_min = (uint64_t)mfk >> (m->page_shift - 10), lowmem = 0;
 
 	memset(w, 0, sizeof(*w));
@@ -370,7 +372,8 @@ unsigned int ps_gfp_to_alloc_flags(uint32_t gfp, int order, int kver, int slowpa
 static int may_use_highatomic(int v, unsigned int flags)
 {
 	if (v >= PS_KVER(6, 3, 0))
-		return !!(flags & (PS_ALLOC_NON_BLOCK | PS_ALLOC_HIGH | PS_ALLOC_HIGHATOMIC | PS_ALLOC_OOM));
+		return !!(flags & (PS_ALLOC_NON_BLOCK | PS_ALLOC_HIGH | PS_ALLOC_HIGHATOMIC |
+				   PS_ALLOC_OOM));
 	return !!(flags & PS_ALLOC_HARDER) || (v >= PS_KVER(4, 14, 0) && (flags & PS_ALLOC_OOM));
 }
 
@@ -430,7 +433,8 @@ int ps_zone_watermark_ok(int kver, const struct ps_wmark_free *f, int order, lon
 		if (flags & PS_ALLOC_HIGH)
 			min -= min / 2;
 		if (may_use_highatomic(v, flags))
-			min -= (v >= PS_KVER(4, 14, 0) && (flags & PS_ALLOC_OOM)) ? min / 2 : min / 4;
+			min -= (v >= PS_KVER(4, 14, 0) && (flags & PS_ALLOC_OOM)) ? min / 2 :
+										    min / 4;
 	} else {
 		if (flags & PS_ALLOC_HIGH) {
 			min -= min / 2;
@@ -446,8 +450,9 @@ int ps_zone_watermark_ok(int kver, const struct ps_wmark_free *f, int order, lon
 		return 1;
 	/* 4.4+: the order-0 mark holds; is there a free block of at least @order it may use? */
 	for (int o = order; o < PS_NR_ORDERS; o++) {
-		int atomic_ok = v >= PS_KVER(6, 3, 0) ? !!(flags & (PS_ALLOC_HIGHATOMIC | PS_ALLOC_OOM))
-						      : may_use_highatomic(v, flags);
+		int atomic_ok = v >= PS_KVER(6, 3, 0) ?
+					!!(flags & (PS_ALLOC_HIGHATOMIC | PS_ALLOC_OOM)) :
+					may_use_highatomic(v, flags);
 
 		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
 			if (nonempty(f, o, mt))
@@ -483,7 +488,7 @@ int ps_zone_watermark_fast(int kver, const struct ps_wmark_free *f, int order, l
 		return 1;
 	if (v >= PS_KVER(5, 10, 0) && !order && boost && mark_is_min &&
 	    (v < PS_KVER(6, 3, 0) ? (flags & PS_ALLOC_GFP_ATOMIC) : (flags & PS_ALLOC_HIGH)))
-		return ps_zone_watermark_ok(kver, f, order, min_unboosted, lowmem_reserve, classzone,
-					    flags);
+		return ps_zone_watermark_ok(kver, f, order, min_unboosted, lowmem_reserve,
+					    classzone, flags);
 	return 0;
 }

@@ -24,37 +24,37 @@ enum ps_wmark_which {
 	PS_WMARK_MIN,
 	PS_WMARK_LOW,
 	PS_WMARK_HIGH,
-	PS_WMARK_PROMO,		/* 6.0+ (memory tiering); 0 before */
+	PS_WMARK_PROMO, /* 6.0+ (memory tiering); 0 before */
 	PS_NR_WMARK
 };
 
 /* Zone types an x86-64 kernel is built with (bit per enum ps_zone_type). */
-#define PS_ZONE_TYPES_X86_64                                                                       \
-	((1u << PS_ZONE_DMA) | (1u << PS_ZONE_DMA32) | (1u << PS_ZONE_NORMAL) |                    \
+#define PS_ZONE_TYPES_X86_64                                                    \
+	((1u << PS_ZONE_DMA) | (1u << PS_ZONE_DMA32) | (1u << PS_ZONE_NORMAL) | \
 	 (1u << PS_ZONE_MOVABLE) | (1u << PS_ZONE_DEVICE))
 
 /* What the setup reads; the kernel's sysctl names. */
 struct ps_wmark_tunables {
-	int kver;			/* PS_KVER; PS_KVER_UNKNOWN: the newest rules */
-	long min_free_kbytes;		/* vm.min_free_kbytes; < 0: the boot default */
-	int thp_at_boot;		/* for the boot default: THP "always" or "madvise" */
-	int watermark_scale_factor;	/* vm.watermark_scale_factor (used 4.6+) */
-	int watermark_boost_factor;	/* vm.watermark_boost_factor (used 5.0+) */
-	int lowmem_reserve_ratio[PS_ZONE_NR];	/* by enum ps_zone_type */
-	unsigned int zone_types;	/* zone types the kernel has, bit per PS_ZONE_* */
+	int kver;			      /* PS_KVER; PS_KVER_UNKNOWN: the newest rules */
+	long min_free_kbytes;		      /* vm.min_free_kbytes; < 0: the boot default */
+	int thp_at_boot;		      /* for the boot default: THP "always" or "madvise" */
+	int watermark_scale_factor;	      /* vm.watermark_scale_factor (used 4.6+) */
+	int watermark_boost_factor;	      /* vm.watermark_boost_factor (used 5.0+) */
+	int lowmem_reserve_ratio[PS_ZONE_NR]; /* by enum ps_zone_type */
+	unsigned int zone_types;	      /* zone types the kernel has, bit per PS_ZONE_* */
 };
 
 /* One zone's result. */
 struct ps_wmark_zone {
-	long mark[PS_NR_WMARK];		/* _watermark[], without the boost */
-	long lowmem_reserve[PS_ZONE_NR];	/* by the class zone's enum ps_zone_type */
+	long mark[PS_NR_WMARK];		 /* _watermark[], without the boost */
+	long lowmem_reserve[PS_ZONE_NR]; /* by the class zone's enum ps_zone_type */
 };
 
 /* The result for a machine: zones by [node][enum ps_zone_type]; absent zones are empty. */
 struct ps_wmarks {
 	int kver;
-	long min_free_kbytes;		/* the value used (the default if none was given) */
-	uint64_t lowmem_pages;		/* managed pages the min share is spread over */
+	long min_free_kbytes;  /* the value used (the default if none was given) */
+	uint64_t lowmem_pages; /* managed pages the min share is spread over */
 	struct ps_wmark_zone zone[PS_MAX_NODES][PS_ZONE_NR];
 };
 
@@ -115,7 +115,8 @@ long ps_wmark_min_free_kbytes_thp(const struct ps_machine *m, const struct ps_wm
  * is not yet freed, so a sysroot's final managed counts give a slightly
  * larger value than the boot did.
  */
-long ps_wmark_min_free_kbytes_default(const struct ps_machine *m, const struct ps_wmark_tunables *t);
+long ps_wmark_min_free_kbytes_default(const struct ps_machine *m,
+				      const struct ps_wmark_tunables *t);
 
 /*
  * __setup_per_zone_wmarks() and setup_per_zone_lowmem_reserve() for every
@@ -123,7 +124,8 @@ long ps_wmark_min_free_kbytes_default(const struct ps_machine *m, const struct p
  * (about 30 KiB: allocate it).  Returns 0, or -1 when @m has no managed
  * lowmem page (the kernel would divide by zero); @w is then all zero.
  */
-int ps_wmark_setup(struct ps_wmarks *w, const struct ps_machine *m, const struct ps_wmark_tunables *t);
+int ps_wmark_setup(struct ps_wmarks *w, const struct ps_machine *m,
+		   const struct ps_wmark_tunables *t);
 
 /*
  * boost_watermark() (5.0+): the zone's boost after one fragmenting
@@ -140,13 +142,13 @@ long ps_wmark_boost(int kver, int boost_factor, uint64_t managed, long high, lon
  * to the kernel's per version.
  */
 enum ps_alloc_flags {
-	PS_ALLOC_HIGH = 1u << 0,	/* __GFP_HIGH: ALLOC_HIGH (<= 6.2), ALLOC_MIN_RESERVE (6.3+) */
-	PS_ALLOC_HARDER = 1u << 1,	/* <= 6.2: ALLOC_HARDER (atomic, or an RT task) */
-	PS_ALLOC_NON_BLOCK = 1u << 2,	/* 6.3+: caller cannot block */
-	PS_ALLOC_HIGHATOMIC = 1u << 3,	/* 6.3+: may use MIGRATE_HIGHATOMIC blocks */
-	PS_ALLOC_OOM = 1u << 4,		/* 4.14+: OOM victim (ALLOC_OOM) */
-	PS_ALLOC_CMA = 1u << 5,		/* may use MIGRATE_CMA (movable request) */
-	PS_ALLOC_GFP_ATOMIC = 1u << 6,	/* <= 6.2: gfp has __GFP_ATOMIC (the 5.10+ boost bypass) */
+	PS_ALLOC_HIGH = 1u << 0,   /* __GFP_HIGH: ALLOC_HIGH (<= 6.2), ALLOC_MIN_RESERVE (6.3+) */
+	PS_ALLOC_HARDER = 1u << 1, /* <= 6.2: ALLOC_HARDER (atomic, or an RT task) */
+	PS_ALLOC_NON_BLOCK = 1u << 2,  /* 6.3+: caller cannot block */
+	PS_ALLOC_HIGHATOMIC = 1u << 3, /* 6.3+: may use MIGRATE_HIGHATOMIC blocks */
+	PS_ALLOC_OOM = 1u << 4,	       /* 4.14+: OOM victim (ALLOC_OOM) */
+	PS_ALLOC_CMA = 1u << 5,	       /* may use MIGRATE_CMA (movable request) */
+	PS_ALLOC_GFP_ATOMIC = 1u << 6, /* <= 6.2: gfp has __GFP_ATOMIC (the 5.10+ boost bypass) */
 };
 
 /*
@@ -166,10 +168,10 @@ unsigned int ps_gfp_to_alloc_flags(uint32_t gfp, int order, int kver, int slowpa
  * the per-order totals are read.
  */
 struct ps_wmark_free {
-	long free_pages;		/* NR_FREE_PAGES */
-	long free_cma;			/* NR_FREE_CMA_PAGES */
-	long highatomic;		/* nr_reserved_highatomic (<= 6.9), nr_free_highatomic (6.10+) */
-	const uint64_t (*nr_free)[PS_NR_MT];	/* [PS_NR_ORDERS][PS_NR_MT]; NULL: order-0 only */
+	long free_pages; /* NR_FREE_PAGES */
+	long free_cma;	 /* NR_FREE_CMA_PAGES */
+	long highatomic; /* nr_reserved_highatomic (<= 6.9), nr_free_highatomic (6.10+) */
+	const uint64_t (*nr_free)[PS_NR_MT]; /* [PS_NR_ORDERS][PS_NR_MT]; NULL: order-0 only */
 };
 
 /*

@@ -18,7 +18,7 @@
 #include "zonelist.h"
 
 #define KV_NEWEST PS_KVER(255, 255, 255)
-#define LOAD_SCALE 4096		/* > any node_load: MAX_NUMNODES(*nr_online) in the kernel */
+#define LOAD_SCALE 4096 /* > any node_load: MAX_NUMNODES(*nr_online) in the kernel */
 
 static int kv(int kver)
 {
@@ -142,7 +142,8 @@ static int node_zonerefs(const struct ps_machine *m, int node, int v, struct ps_
 
 	for (int t = PS_ZONE_NR - 1; t >= 0; t--)
 		if (listed(m, node, t, v))
-			out[nr++] = (struct ps_zoneref){ .node = (int16_t)node, .type = (int16_t)t };
+			out[nr++] =
+				(struct ps_zoneref){ .node = (int16_t)node, .type = (int16_t)t };
 	return nr;
 }
 
@@ -158,7 +159,8 @@ static void fill_fallback(struct ps_zonelists *zl, const struct ps_machine *m, i
 			for (int j = 0; j < n; j++)
 				if (populated(m, zl->node_order[local][j], t))
 					l->ref[l->nr++] = (struct ps_zoneref){
-						.node = zl->node_order[local][j], .type = (int16_t)t };
+						.node = zl->node_order[local][j], .type = (int16_t)t
+					};
 		return;
 	}
 	for (int j = 0; j < n; j++)
@@ -220,7 +222,7 @@ int ps_zonelists_build(struct ps_zonelists *zl, const struct ps_machine *m, int 
 		while ((node = next_best_node(m, v, local, used, node_load)) >= 0) {
 			/* spread first fallbacks: penalise the first node of each distance group */
 			if (distance(m, local, node) != distance(m, local, prev)) {
-				/* 5.17 [absent 5.15.85, present 6.1.20]: accumulate instead of set */
+				/* 5.17 [absent 5.15.85, present 6.1.20]: add, not set */
 				if (v >= PS_KVER(5, 17, 0))
 					node_load[node] += 1;
 				else
@@ -273,11 +275,12 @@ int ps_gfp_zone(uint32_t gfp, unsigned int zone_types)
 	else if (bits == PS_GFP_HIGHMEM)
 		z = PS_ZONE_HIGHMEM;
 	else
-		return -1;	/* two zone modifiers: GFP_ZONE_BAD */
+		return -1; /* two zone modifiers: GFP_ZONE_BAD */
 	return (zone_types >> z) & 1 ? z : PS_ZONE_NORMAL;
 }
 
-int ps_node_zonelist(const struct ps_zonelists *zl, int node, uint32_t gfp, const struct ps_zoneref **out)
+int ps_node_zonelist(const struct ps_zonelists *zl, int node, uint32_t gfp,
+		     const struct ps_zoneref **out)
 {
 	if (node < 0 || node >= zl->nr_nodes) {
 		*out = NULL;

@@ -22,7 +22,7 @@
 
 struct ps_zoneref {
 	int16_t node;
-	int16_t type;		/* enum ps_zone_type */
+	int16_t type; /* enum ps_zone_type */
 };
 
 struct ps_zonelist {
@@ -36,21 +36,21 @@ struct ps_zonelist_local {
 };
 
 enum ps_zonelist_order {
-	PS_ZONELIST_ORDER_DEFAULT,	/* what the kernel picks (vm.numa_zonelist_order "default") */
-	PS_ZONELIST_ORDER_NODE,		/* [node: zones high->low], next node, ... */
-	PS_ZONELIST_ORDER_ZONE,		/* <= 4.13: each zone type high->low over the node order */
+	PS_ZONELIST_ORDER_DEFAULT, /* what the kernel picks (vm.numa_zonelist_order "default") */
+	PS_ZONELIST_ORDER_NODE,	   /* [node: zones high->low], next node, ... */
+	PS_ZONELIST_ORDER_ZONE,	   /* <= 4.13: zone types high->low, each over the nodes */
 };
 
 /* All nodes' lists; about 100 KiB: allocate it. */
 struct ps_zonelists {
 	int kver;
-	int order;			/* NODE or ZONE: what was built */
-	int nr_nodes;			/* node ids below this may have lists */
+	int order;    /* NODE or ZONE: what was built */
+	int nr_nodes; /* node ids below this may have lists */
 	/* the node order, as 6.x prints it at boot ("Fallback order for Node N: ...") */
 	int nr_node_order[PS_MAX_NODES];
 	int16_t node_order[PS_MAX_NODES][PS_MAX_NODES];
-	struct ps_zonelist fallback[PS_MAX_NODES];	/* ZONELIST_FALLBACK */
-	struct ps_zonelist_local thisnode[PS_MAX_NODES];	/* ZONELIST_NOFALLBACK */
+	struct ps_zonelist fallback[PS_MAX_NODES];	 /* ZONELIST_FALLBACK */
+	struct ps_zonelist_local thisnode[PS_MAX_NODES]; /* ZONELIST_NOFALLBACK */
 };
 
 /*
@@ -103,7 +103,8 @@ int ps_gfp_zone(uint32_t gfp, unsigned int zone_types);
  * __GFP_THISNODE, else its ZONELIST_FALLBACK: *@out points at the
  * entries (owned by @zl); returns their number (0 for a node without lists).
  */
-int ps_node_zonelist(const struct ps_zonelists *zl, int node, uint32_t gfp, const struct ps_zoneref **out);
+int ps_node_zonelist(const struct ps_zonelists *zl, int node, uint32_t gfp,
+		     const struct ps_zoneref **out);
 
 /*
  * Index in @refs[0..n-1] of the first zone of type <= @highest (the

@@ -32,7 +32,7 @@ struct raw_zone {
 struct raw_info {
 	int nr;
 	struct raw_zone z[PS_MAX_NODES * PS_ZONE_NR];
-	unsigned int zone_types;	/* the types node 0 lists: the kernel's zones */
+	unsigned int zone_types; /* the types node 0 lists: the kernel's zones */
 };
 
 static int type_of(const char *name)
@@ -76,7 +76,7 @@ static int parse_raw(const char *text, struct raw_info *ri)
 		if (!cur)
 			continue;
 		if (strstr(line, "pagesets")) {
-			cur = NULL;	/* "high:" of the pcp lists follows */
+			cur = NULL; /* "high:" of the pcp lists follows */
 			continue;
 		}
 		if (sscanf(line, " boost %ld", &v) == 1)
@@ -124,7 +124,8 @@ static int check_zones(const char *what, const struct raw_info *ri, const struct
 		for (int k = 0; k < r->nprot && k < nt; k++)
 			CHECK_EQ(z->lowmem_reserve[types[k]], r->prot[k]);
 		if (check_fail != bad) {
-			fprintf(stderr, "  (%s: node %d zone %s)\n", what, r->node, ps_zone_names[r->type]);
+			fprintf(stderr, "  (%s: node %d zone %s)\n", what, r->node,
+				ps_zone_names[r->type]);
 			bad = check_fail;
 		}
 	}
@@ -147,57 +148,49 @@ static int parse_longs(const char *s, long *v, int max)
 	return n;
 }
 
-/* ---- embedded: numa2-base (QEMU, 2 nodes, Debian 6.1), trimmed to what is read */
+/* ---- embedded: numa2-base (QEMU, 2 nodes, Debian 6.1): the lines read, spaces squeezed */
 
 static const char zoneinfo_numa2[] =
-	"Node 0, zone      DMA\n  pages free     3808\n        boost    0\n        min      22\n"
-	"        low      27\n        high     32\n        spanned  4095\n        present  3998\n"
-	"        managed  3840\n        protection: (0, 63, 186, 186, 186)\n  start_pfn:           1\n"
-	"Node 0, zone    DMA32\n  pages free     16216\n        boost    0\n        min      95\n"
-	"        low      118\n        high     141\n        spanned  1044480\n        present  28633\n"
-	"        managed  16291\n        protection: (0, 0, 123, 123, 123)\n  start_pfn:           4096\n"
-	"Node 0, zone   Normal\n  pages free     20561\n        boost    0\n        min      184\n"
-	"        low      230\n        high     276\n        spanned  32768\n        present  32768\n"
-	"        managed  31573\n        protection: (0, 0, 0, 0, 0)\n  start_pfn:           1048576\n"
-	"Node 0, zone  Movable\n  pages free     0\n        boost    0\n        min      0\n"
-	"        low      0\n        high     0\n        spanned  0\n        present  0\n"
-	"        managed  0\n        protection: (0, 0, 0, 0, 0)\n"
-	"Node 0, zone   Device\n  pages free     0\n        boost    0\n        min      0\n"
-	"        low      0\n        high     0\n        spanned  0\n        present  0\n"
-	"        managed  0\n        protection: (0, 0, 0, 0, 0)\n"
-	"Node 1, zone      DMA\n  pages free     0\n        boost    0\n        min      0\n"
-	"        low      0\n        high     0\n        spanned  0\n        present  0\n"
-	"        managed  0\n        protection: (0, 0, 0, 0, 0)\n"
-	"Node 1, zone    DMA32\n  pages free     0\n        boost    0\n        min      0\n"
-	"        low      0\n        high     0\n        spanned  0\n        present  0\n"
-	"        managed  0\n        protection: (0, 0, 0, 0, 0)\n"
-	"Node 1, zone   Normal\n  pages free     53843\n        boost    0\n        min      375\n"
-	"        low      468\n        high     561\n        spanned  65536\n        present  65536\n"
-	"        managed  64318\n        protection: (0, 0, 0, 0, 0)\n  start_pfn:           1081344\n"
-	"Node 1, zone  Movable\n  pages free     0\n        boost    0\n        min      0\n"
-	"        low      0\n        high     0\n        spanned  0\n        present  0\n"
-	"        managed  0\n        protection: (0, 0, 0, 0, 0)\n"
-	"Node 1, zone   Device\n  pages free     0\n        boost    0\n        min      0\n"
-	"        low      0\n        high     0\n        spanned  0\n        present  0\n"
-	"        managed  0\n        protection: (0, 0, 0, 0, 0)\n";
+	"Node 0, zone DMA\n pages free 3808\n boost 0\n min 22\n low 27\n high 32\n"
+	" spanned 4095\n present 3998\n managed 3840\n protection: (0, 63, 186, 186, 186)\n"
+	" start_pfn: 1\n"
+	"Node 0, zone DMA32\n pages free 16216\n boost 0\n min 95\n low 118\n high 141\n"
+	" spanned 1044480\n present 28633\n managed 16291\n"
+	" protection: (0, 0, 123, 123, 123)\n start_pfn: 4096\n"
+	"Node 0, zone Normal\n pages free 20561\n boost 0\n min 184\n low 230\n high 276\n"
+	" spanned 32768\n present 32768\n managed 31573\n protection: (0, 0, 0, 0, 0)\n"
+	" start_pfn: 1048576\n"
+	"Node 0, zone Movable\n pages free 0\n boost 0\n min 0\n low 0\n high 0\n spanned 0\n"
+	" present 0\n managed 0\n protection: (0, 0, 0, 0, 0)\n"
+	"Node 0, zone Device\n pages free 0\n boost 0\n min 0\n low 0\n high 0\n spanned 0\n"
+	" present 0\n managed 0\n protection: (0, 0, 0, 0, 0)\n"
+	"Node 1, zone DMA\n pages free 0\n boost 0\n min 0\n low 0\n high 0\n spanned 0\n"
+	" present 0\n managed 0\n protection: (0, 0, 0, 0, 0)\n"
+	"Node 1, zone DMA32\n pages free 0\n boost 0\n min 0\n low 0\n high 0\n spanned 0\n"
+	" present 0\n managed 0\n protection: (0, 0, 0, 0, 0)\n"
+	"Node 1, zone Normal\n pages free 53843\n boost 0\n min 375\n low 468\n high 561\n"
+	" spanned 65536\n present 65536\n managed 64318\n protection: (0, 0, 0, 0, 0)\n"
+	" start_pfn: 1081344\n"
+	"Node 1, zone Movable\n pages free 0\n boost 0\n min 0\n low 0\n high 0\n spanned 0\n"
+	" present 0\n managed 0\n protection: (0, 0, 0, 0, 0)\n"
+	"Node 1, zone Device\n pages free 0\n boost 0\n min 0\n low 0\n high 0\n spanned 0\n"
+	" present 0\n managed 0\n protection: (0, 0, 0, 0, 0)\n";
 
 /* uma-mixed (this kind of machine, 6.18): the empty Movable zone's min is 32 from 6.7 */
 static const char zoneinfo_uma618[] =
-	"Node 0, zone      DMA\n  pages free     3840\n        boost    0\n        min      23\n"
-	"        low      28\n        high     33\n        spanned  4095\n        present  3998\n"
-	"        managed  3840\n        protection: (0, 3019, 10571, 10571, 10571)\n  start_pfn:           1\n"
-	"Node 0, zone    DMA32\n  pages free     772852\n        boost    0\n        min      4818\n"
-	"        low      6022\n        high     7226\n        spanned  1044480\n        present  782336\n"
-	"        managed  772915\n        protection: (0, 0, 7552, 7552, 7552)\n  start_pfn:           4096\n"
-	"Node 0, zone   Normal\n  pages free     1216898\n        boost    0\n        min      12053\n"
-	"        low      15066\n        high     18079\n        spanned  5505024\n        present  5505024\n"
-	"        managed  1933312\n        protection: (0, 0, 0, 0, 0)\n  start_pfn:           1048576\n"
-	"Node 0, zone  Movable\n  pages free     0\n        boost    0\n        min      32\n"
-	"        low      32\n        high     32\n        spanned  0\n        present  0\n"
-	"        managed  0\n        protection: (0, 0, 0, 0, 0)\n"
-	"Node 0, zone   Device\n  pages free     0\n        boost    0\n        min      0\n"
-	"        low      0\n        high     0\n        spanned  0\n        present  0\n"
-	"        managed  0\n        protection: (0, 0, 0, 0, 0)\n";
+	"Node 0, zone DMA\n pages free 3840\n boost 0\n min 23\n low 28\n high 33\n"
+	" spanned 4095\n present 3998\n managed 3840\n"
+	" protection: (0, 3019, 10571, 10571, 10571)\n start_pfn: 1\n"
+	"Node 0, zone DMA32\n pages free 772852\n boost 0\n min 4818\n low 6022\n high 7226\n"
+	" spanned 1044480\n present 782336\n managed 772915\n"
+	" protection: (0, 0, 7552, 7552, 7552)\n start_pfn: 4096\n"
+	"Node 0, zone Normal\n pages free 1216898\n boost 0\n min 12053\n low 15066\n"
+	" high 18079\n spanned 5505024\n present 5505024\n managed 1933312\n"
+	" protection: (0, 0, 0, 0, 0)\n start_pfn: 1048576\n"
+	"Node 0, zone Movable\n pages free 0\n boost 0\n min 32\n low 32\n high 32\n"
+	" spanned 0\n present 0\n managed 0\n protection: (0, 0, 0, 0, 0)\n"
+	"Node 0, zone Device\n pages free 0\n boost 0\n min 0\n low 0\n high 0\n spanned 0\n"
+	" present 0\n managed 0\n protection: (0, 0, 0, 0, 0)\n";
 
 static void test_embedded(const char *name, const char *text, int kver, long mfk, int wsf,
 			  const char *ratios)
@@ -295,7 +288,8 @@ static void check_min_free_kbytes(const char *dir, const struct ps_machine *m,
 	if (snprintf(info, sizeof(info), "%s/../info", dir) >= (int)sizeof(info))
 		info[0] = 0;
 	init = read_text(info, "init");
-	thp_never = init && strstr(init, "echo never > /sys/kernel/mm/transparent_hugepage/enabled");
+	thp_never = init &&
+		    strstr(init, "echo never > /sys/kernel/mm/transparent_hugepage/enabled");
 	free(init);
 	freed_pages = freed_after_boot_kb(info) >> (m->page_shift - 10);
 
@@ -334,7 +328,8 @@ static int check_sysroot(const char *dir)
 	struct raw_info *ri = malloc(sizeof(*ri));
 	struct ps_wmark_tunables t;
 	struct ps_error err;
-	char *zi = read_text(dir, "proc/zoneinfo"), *ratio = read_text(dir, "proc/sys/vm/lowmem_reserve_ratio");
+	char *zi = read_text(dir, "proc/zoneinfo"),
+	     *ratio = read_text(dir, "proc/sys/vm/lowmem_reserve_ratio");
 	long r[8], mfk, wsf;
 	int ok1, ok2, n, zones = 0;
 
@@ -354,8 +349,8 @@ static int check_sysroot(const char *dir)
 	CHECK_EQ(ps_wmark_set_ratios(&t, r, n), 0);
 	CHECK_EQ(ps_wmark_setup(w, m, &t), 0);
 	zones = check_zones(dir, ri, w);
-	printf("%s: %s, %d zones, min_free_kbytes %ld, wsf %ld, ratios %d\n", dir, m->release, zones,
-	       mfk, wsf, n);
+	printf("%s: %s, %d zones, min_free_kbytes %ld, wsf %ld, ratios %d\n", dir, m->release,
+	       zones, mfk, wsf, n);
 	check_min_free_kbytes(dir, m, &t, mfk);
 out:
 	free(zi);
@@ -381,9 +376,11 @@ static int check_sysroots_under(const char *base)
 		if (e->d_name[0] == '.')
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s/before/proc/zoneinfo", base, e->d_name) >=
-			    (int)sizeof(path) || stat(path, &st))
+			    (int)sizeof(path) ||
+		    stat(path, &st))
 			continue;
-		if (snprintf(path, sizeof(path), "%s/%s/before", base, e->d_name) >= (int)sizeof(path))
+		if (snprintf(path, sizeof(path), "%s/%s/before", base, e->d_name) >=
+		    (int)sizeof(path))
 			continue;
 		found += check_sysroot(path) > 0;
 	}
@@ -442,7 +439,7 @@ static void test_pre46(void)
 	add_zone(m, 0, PS_ZONE_NORMAL, 1500000);
 	ps_wmark_tunables_default(&t, PS_KVER(4, 4, 0));
 	t.min_free_kbytes = 8192;
-	t.watermark_scale_factor = 1000;	/* ignored before 4.6 */
+	t.watermark_scale_factor = 1000; /* ignored before 4.6 */
 	CHECK_EQ(ps_wmark_setup(w, m, &t), 0);
 	/* <= 4.5: low = min + tmp/4, high = min + tmp/2 */
 	CHECK_EQ(w->zone[0][PS_ZONE_DMA].mark[PS_WMARK_MIN], 3);
@@ -455,7 +452,10 @@ static void test_pre46(void)
 	CHECK_EQ(w->zone[0][PS_ZONE_NORMAL].mark[PS_WMARK_LOW], 1533 + 383);
 	CHECK_EQ(w->zone[0][PS_ZONE_NORMAL].mark[PS_WMARK_HIGH], 1533 + 766);
 	CHECK_EQ(w->zone[0][PS_ZONE_NORMAL].mark[PS_WMARK_PROMO], 0);
-	/* lowmem_reserve: DMA vs DMA32 500000/256, vs Normal 2000000/256; DMA32 vs Normal 1500000/256 */
+	/*
+	 * lowmem_reserve: DMA vs DMA32 500000/256, vs Normal 2000000/256;
+	 * DMA32 vs Normal 1500000/256
+	 */
 	CHECK_EQ(w->zone[0][PS_ZONE_DMA].lowmem_reserve[PS_ZONE_DMA], 0);
 	CHECK_EQ(w->zone[0][PS_ZONE_DMA].lowmem_reserve[PS_ZONE_DMA32], 1953);
 	CHECK_EQ(w->zone[0][PS_ZONE_DMA].lowmem_reserve[PS_ZONE_NORMAL], 7812);
@@ -467,9 +467,10 @@ static void test_pre46(void)
 	t.kver = PS_KVER(4, 6, 0);
 	t.watermark_scale_factor = 10;
 	CHECK_EQ(ps_wmark_setup(w, m, &t), 0);
-	CHECK_EQ(w->zone[0][PS_ZONE_DMA32].mark[PS_WMARK_LOW], 511 + 500);	/* 500000*10/10000 > 127 */
+	CHECK_EQ(w->zone[0][PS_ZONE_DMA32].mark[PS_WMARK_LOW],
+		 511 + 500); /* 500000*10/10000 > 127 */
 	CHECK_EQ(w->zone[0][PS_ZONE_DMA32].mark[PS_WMARK_HIGH], 511 + 1000);
-	CHECK_EQ(w->zone[0][PS_ZONE_DMA].mark[PS_WMARK_LOW], 3 + 3);		/* 3840*10/10000 = 3 > 0 */
+	CHECK_EQ(w->zone[0][PS_ZONE_DMA].mark[PS_WMARK_LOW], 3 + 3); /* 3840*10/10000 = 3 > 0 */
 
 	/* a DMA32 ratio of 0: forced to 1 up to 4.18, no protection from 4.19 */
 	t.lowmem_reserve_ratio[PS_ZONE_DMA32] = 0;
@@ -505,15 +506,15 @@ static void test_wsf_64g(void)
 		int wsf, node, type;
 		long min, low, high;
 	} exp[] = {
-		{ 10, 0, PS_ZONE_DMA, 5, 8, 11 },	/* d = max(1, 3) */
+		{ 10, 0, PS_ZONE_DMA, 5, 8, 11 },		/* d = max(1, 3) */
 		{ 10, 0, PS_ZONE_DMA32, 1052, 1822, 2592 },	/* d = max(263, 770) */
-		{ 10, 0, PS_ZONE_NORMAL, 10119, 17519, 24919 },	/* d = 7400 */
-		{ 10, 1, PS_ZONE_NORMAL, 11350, 19650, 27950 },	/* d = 8300 */
-		{ 100, 0, PS_ZONE_DMA, 5, 43, 81 },	/* d = 38 */
+		{ 10, 0, PS_ZONE_NORMAL, 10119, 17519, 24919 }, /* d = 7400 */
+		{ 10, 1, PS_ZONE_NORMAL, 11350, 19650, 27950 }, /* d = 8300 */
+		{ 100, 0, PS_ZONE_DMA, 5, 43, 81 },		/* d = 38 */
 		{ 100, 0, PS_ZONE_DMA32, 1052, 8752, 16452 },
 		{ 100, 0, PS_ZONE_NORMAL, 10119, 84119, 158119 },
 		{ 100, 1, PS_ZONE_NORMAL, 11350, 94350, 177350 },
-		{ 1000, 0, PS_ZONE_DMA, 5, 389, 773 },	/* d = 384 */
+		{ 1000, 0, PS_ZONE_DMA, 5, 389, 773 }, /* d = 384 */
 		{ 1000, 0, PS_ZONE_DMA32, 1052, 78052, 155052 },
 		{ 1000, 0, PS_ZONE_NORMAL, 10119, 750119, 1490119 },
 		{ 1000, 1, PS_ZONE_NORMAL, 11350, 841350, 1671350 },
@@ -539,7 +540,7 @@ static void test_wsf_64g(void)
 		CHECK_EQ(z->mark[PS_WMARK_HIGH], exp[i].high);
 		CHECK_EQ(z->mark[PS_WMARK_PROMO], exp[i].high + (exp[i].low - exp[i].min));
 	}
-	/* node 1 has no DMA/DMA32: from 5.9 an empty lower zone protects nothing; 5.4 still divides */
+	/* node 1 has no DMA/DMA32: from 5.9 an empty lower zone protects nothing; 5.4 divides */
 	CHECK_EQ(w->zone[1][PS_ZONE_DMA].lowmem_reserve[PS_ZONE_NORMAL], 0);
 	CHECK_EQ(w->zone[0][PS_ZONE_DMA].lowmem_reserve[PS_ZONE_NORMAL], (770000 + 7400000) / 256);
 	t.kver = PS_KVER(5, 4, 0);
@@ -577,7 +578,7 @@ static void test_min_free_default(void)
 	add_zone(m, 0, PS_ZONE_DMA32, 65536);
 	ps_wmark_tunables_default(&t, PS_KVER(6, 1, 0));
 	CHECK_EQ(ps_wmark_min_free_kbytes_default(m, &t), 2048);
-	/* 1 GiB: THP recommends 1 zone * 512 * 11 = 5632 pages, under the 5% cap (about 13000) -> 22528 KiB */
+	/* 1 GiB: THP asks 1 zone * 512 * 11 = 5632 pages, under the 5% cap (~13000): 22528 KiB */
 	m->zones[0].managed = 262144;
 	CHECK_EQ(ps_wmark_min_free_kbytes_default(m, &t), 22528);
 	/* with a Movable zone: counted up to 4.18, not from 4.19 */
@@ -612,7 +613,7 @@ static void test_boost(void)
 	/* max_boost = max(pageblock, high * factor / 10000); boost += pageblock up to it */
 	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 15000, 100000, 1000, 0, 9), 512);
 	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 15000, 100000, 1000, 1024, 9), 1500);
-	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 15000, 100000, 3, 0, 9), 512);	/* max(512, 4) */
+	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 15000, 100000, 3, 0, 9), 512); /* max(512, 4) */
 	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 15000, 100000, 0, 0, 9), 0);
 	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 0, 100000, 1000, 0, 9), 0);
 	CHECK_EQ(ps_wmark_boost(PS_KVER(4, 19, 0), 15000, 100000, 1000, 0, 9), 0);
@@ -626,18 +627,22 @@ static void test_watermark_ok(void)
 	static uint64_t nf[PS_NR_ORDERS][PS_NR_MT];
 	long res[PS_ZONE_NR] = { 0, 0, 50, 50, 100, 100 };
 	struct ps_wmark_free f = { .free_pages = 1000, .nr_free = nf };
-	unsigned int atomic61 = ps_gfp_to_alloc_flags(PS_GFP_HIGH | PS_GFP_ATOMIC | PS_GFP_KSWAPD_RECLAIM,
-						      0, PS_KVER(6, 1, 0), 1);
-	unsigned int atomic65 = ps_gfp_to_alloc_flags(PS_GFP_HIGH | PS_GFP_ATOMIC | PS_GFP_KSWAPD_RECLAIM,
-						      0, PS_KVER(6, 5, 0), 1);
-	unsigned int nowait65 = ps_gfp_to_alloc_flags(PS_GFP_KSWAPD_RECLAIM, 3, PS_KVER(6, 5, 0), 1);
+	unsigned int atomic61 = ps_gfp_to_alloc_flags(
+		PS_GFP_HIGH | PS_GFP_ATOMIC | PS_GFP_KSWAPD_RECLAIM, 0, PS_KVER(6, 1, 0), 1);
+	unsigned int atomic65 = ps_gfp_to_alloc_flags(
+		PS_GFP_HIGH | PS_GFP_ATOMIC | PS_GFP_KSWAPD_RECLAIM, 0, PS_KVER(6, 5, 0), 1);
+	unsigned int nowait65 =
+		ps_gfp_to_alloc_flags(PS_GFP_KSWAPD_RECLAIM, 3, PS_KVER(6, 5, 0), 1);
 
 	CHECK_EQ(atomic61, PS_ALLOC_HIGH | PS_ALLOC_HARDER | PS_ALLOC_GFP_ATOMIC);
 	CHECK_EQ(atomic65, PS_ALLOC_HIGH | PS_ALLOC_NON_BLOCK);
 	CHECK_EQ(nowait65, PS_ALLOC_NON_BLOCK | PS_ALLOC_HIGHATOMIC);
-	CHECK_EQ(ps_gfp_to_alloc_flags(PS_GFP_MOVABLE | PS_GFP_HIGHMEM, 0, PS_KVER(6, 1, 0), 0), PS_ALLOC_CMA);
+	CHECK_EQ(ps_gfp_to_alloc_flags(PS_GFP_MOVABLE | PS_GFP_HIGHMEM, 0, PS_KVER(6, 1, 0), 0),
+		 PS_ALLOC_CMA);
 	CHECK_EQ(ps_gfp_to_alloc_flags(PS_GFP_IO | PS_GFP_FS | PS_GFP_DIRECT_RECLAIM |
-				       PS_GFP_KSWAPD_RECLAIM, 0, PS_KVER(6, 1, 0), 1), 0);
+					       PS_GFP_KSWAPD_RECLAIM,
+				       0, PS_KVER(6, 1, 0), 1),
+		 0);
 
 	/* order 0: pass iff free > mark + lowmem_reserve[classzone] */
 	CHECK(ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 0, 900, res, PS_ZONE_NORMAL, 0));
@@ -646,7 +651,8 @@ static void test_watermark_ok(void)
 	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 0, 2000, NULL, 0, PS_ALLOC_HIGH));
 	CHECK(ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 0, 2000, NULL, 0, atomic61));
 	CHECK(ps_zone_watermark_ok(PS_KVER(6, 5, 0), &f, 0, 2000, NULL, 0, atomic65));
-	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 5, 0), &f, 0, 1000, NULL, 0, nowait65));	/* no reduction */
+	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 5, 0), &f, 0, 1000, NULL, 0,
+				    nowait65)); /* no reduction */
 
 	/* highatomic reserve (4.4+) is unusable without harder/reserve rights */
 	f.highatomic = 200;
@@ -682,7 +688,7 @@ static void test_watermark_ok(void)
 	nf[9][PS_MT_CMA] = 0;
 	nf[5][PS_MT_UNMOVABLE] = 1;
 	CHECK(ps_zone_watermark_ok(PS_KVER(4, 4, 0), &f, 3, 100, NULL, 0, 0));
-	CHECK(!ps_zone_watermark_ok(PS_KVER(4, 4, 0), &f, 3, 993, NULL, 0, 0));	/* 1000-7 <= 993 */
+	CHECK(!ps_zone_watermark_ok(PS_KVER(4, 4, 0), &f, 3, 993, NULL, 0, 0)); /* 1000-7 <= 993 */
 	memset(nf, 0, sizeof(nf));
 
 	/*
@@ -704,11 +710,15 @@ static void test_watermark_ok(void)
 	 * cuts 900 to 338 (fail) but may retry at the unboosted 500 -> 188.
 	 */
 	f.free_pages = 300;
-	CHECK(!ps_zone_watermark_fast(PS_KVER(5, 4, 0), &f, 0, 900, NULL, 0, atomic61, 1, 400, 500));
-	CHECK(ps_zone_watermark_fast(PS_KVER(5, 10, 0), &f, 0, 900, NULL, 0, atomic61, 1, 400, 500));
-	CHECK(!ps_zone_watermark_fast(PS_KVER(5, 10, 0), &f, 0, 900, NULL, 0, PS_ALLOC_HIGH, 1, 400, 500));
+	CHECK(!ps_zone_watermark_fast(PS_KVER(5, 4, 0), &f, 0, 900, NULL, 0, atomic61, 1, 400,
+				      500));
+	CHECK(ps_zone_watermark_fast(PS_KVER(5, 10, 0), &f, 0, 900, NULL, 0, atomic61, 1, 400,
+				     500));
+	CHECK(!ps_zone_watermark_fast(PS_KVER(5, 10, 0), &f, 0, 900, NULL, 0, PS_ALLOC_HIGH, 1, 400,
+				      500));
 	CHECK(ps_zone_watermark_fast(PS_KVER(6, 5, 0), &f, 0, 900, NULL, 0, atomic65, 1, 400, 500));
-	CHECK(!ps_zone_watermark_fast(PS_KVER(6, 5, 0), &f, 0, 900, NULL, 0, atomic65, 0, 400, 500));
+	CHECK(!ps_zone_watermark_fast(PS_KVER(6, 5, 0), &f, 0, 900, NULL, 0, atomic65, 0, 400,
+				      500));
 }
 
 int main(void)

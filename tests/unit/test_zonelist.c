@@ -82,9 +82,14 @@ static void check_order(const struct ps_zonelists *zl, int node, const int *exp,
 static void test_ring(void)
 {
 	static const int d[4][4] = {
-		{ 10, 20, 30, 20 }, { 20, 10, 20, 30 }, { 30, 20, 10, 20 }, { 20, 30, 20, 10 },
+		{ 10, 20, 30, 20 },
+		{ 20, 10, 20, 30 },
+		{ 30, 20, 10, 20 },
+		{ 20, 30, 20, 10 },
 	};
-	static const int exp[4][4] = { { 0, 1, 3, 2 }, { 1, 2, 0, 3 }, { 2, 3, 1, 0 }, { 3, 0, 2, 1 } };
+	static const int exp[4][4] = {
+		{ 0, 1, 3, 2 }, { 1, 2, 0, 3 }, { 2, 3, 1, 0 }, { 3, 0, 2, 1 }
+	};
 	struct ps_machine *m = malloc(sizeof(*m));
 	struct ps_zonelists *zl = malloc(sizeof(*zl));
 
@@ -115,10 +120,17 @@ static void test_ring(void)
 static void test_node_load(void)
 {
 	static const int d[4][4] = {
-		{ 10, 20, 30, 20 }, { 20, 10, 20, 20 }, { 30, 20, 10, 20 }, { 20, 20, 20, 10 },
+		{ 10, 20, 30, 20 },
+		{ 20, 10, 20, 20 },
+		{ 30, 20, 10, 20 },
+		{ 20, 20, 20, 10 },
 	};
-	static const int new_rule[4][4] = { { 0, 1, 3, 2 }, { 1, 3, 2, 0 }, { 2, 3, 1, 0 }, { 3, 0, 1, 2 } };
-	static const int old_rule[4][4] = { { 0, 1, 3, 2 }, { 1, 3, 2, 0 }, { 2, 3, 1, 0 }, { 3, 0, 2, 1 } };
+	static const int new_rule[4][4] = {
+		{ 0, 1, 3, 2 }, { 1, 3, 2, 0 }, { 2, 3, 1, 0 }, { 3, 0, 1, 2 }
+	};
+	static const int old_rule[4][4] = {
+		{ 0, 1, 3, 2 }, { 1, 3, 2, 0 }, { 2, 3, 1, 0 }, { 3, 0, 2, 1 }
+	};
 	struct ps_machine *m = malloc(sizeof(*m));
 	struct ps_zonelists *zl = malloc(sizeof(*zl));
 
@@ -135,14 +147,14 @@ static void test_node_load(void)
 	CHECK_EQ(zl->fallback[3].ref[2].node, 2);
 	CHECK_EQ(zl->fallback[3].ref[3].type, PS_ZONE_NORMAL);
 
-	/* a node without CPUs is preferred (+1 less): give node 2 none; node 1 then takes 2 first */
+	/* a node without CPUs is preferred (one less): node 2 without CPUs comes first for 1 */
 	m->cpu_node[2] = 1;
 	CHECK_EQ(ps_zonelists_build(zl, m, PS_KVER(6, 1, 0), 0), 0);
 	CHECK_EQ(zl->node_order[1][1], 2);
 
 	/* a memoryless node: in nobody's list; its own list starts with itself until 6.6 */
 	m->cpu_node[2] = 2;
-	m->zones[3].present = m->zones[3].managed = 0;	/* node 3's Normal */
+	m->zones[3].present = m->zones[3].managed = 0; /* node 3's Normal */
 	CHECK_EQ(ps_zonelists_build(zl, m, PS_KVER(6, 5, 0), 0), 0);
 	CHECK_EQ(zl->nr_node_order[0], 3);
 	CHECK_EQ(zl->nr_node_order[3], 4);
@@ -215,7 +227,7 @@ static void test_zone_order(void)
 	 */
 	CHECK_EQ(ps_zonelist_default_order(m, PS_KVER(3, 13, 0)), PS_ZONELIST_ORDER_ZONE);
 	CHECK_EQ(ps_zonelist_default_order(m, PS_KVER(3, 16, 0)), PS_ZONELIST_ORDER_NODE);
-	m->zones[3].type = PS_ZONE_MOVABLE;	/* node 1 without Normal: node order */
+	m->zones[3].type = PS_ZONE_MOVABLE; /* node 1 without Normal: node order */
 	CHECK_EQ(ps_zonelist_default_order(m, PS_KVER(3, 13, 0)), PS_ZONELIST_ORDER_NODE);
 	m->zones[3].type = PS_ZONE_NORMAL;
 
@@ -266,12 +278,12 @@ static void test_gfp_zone(void)
 	CHECK_EQ(ps_gfp_zone(GFP_KERNEL | GFP_DMA32, x86), PS_ZONE_DMA32);
 	CHECK_EQ(ps_gfp_zone(GFP_HIGHUSER_MOVABLE, x86), PS_ZONE_MOVABLE);
 	CHECK_EQ(ps_gfp_zone(GFP_KERNEL | PS_GFP_DMA, x86), PS_ZONE_DMA);
-	CHECK_EQ(ps_gfp_zone(GFP_USER | PS_GFP_HIGHMEM, x86), PS_ZONE_NORMAL);	/* GFP_HIGHUSER */
+	CHECK_EQ(ps_gfp_zone(GFP_USER | PS_GFP_HIGHMEM, x86), PS_ZONE_NORMAL); /* GFP_HIGHUSER */
 	CHECK_EQ(ps_gfp_zone(GFP_USER | PS_GFP_HIGHMEM, highmem32), PS_ZONE_HIGHMEM);
 	CHECK_EQ(ps_gfp_zone(GFP_USER | PS_GFP_MOVABLE, x86), PS_ZONE_NORMAL);
 	CHECK_EQ(ps_gfp_zone(PS_GFP_MOVABLE | PS_GFP_DMA32, x86), PS_ZONE_DMA32);
 	CHECK_EQ(ps_gfp_zone(PS_GFP_MOVABLE | PS_GFP_DMA, x86), PS_ZONE_DMA);
-	CHECK_EQ(ps_gfp_zone(GFP_DMA32, highmem32), PS_ZONE_NORMAL);	/* no ZONE_DMA32 */
+	CHECK_EQ(ps_gfp_zone(GFP_DMA32, highmem32), PS_ZONE_NORMAL); /* no ZONE_DMA32 */
 	CHECK_EQ(ps_gfp_zone(PS_GFP_DMA | PS_GFP_DMA32, x86), -1);
 	CHECK_EQ(ps_gfp_zone(PS_GFP_DMA | PS_GFP_HIGHMEM | PS_GFP_MOVABLE, x86), -1);
 }
@@ -334,7 +346,8 @@ static int test_recorded(const char *shared, const char *run)
 		const struct ps_zonelist *l = &zl->fallback[n];
 
 		for (int i = 1; i < l->nr; i++)
-			CHECK(l->ref[i].node != l->ref[i - 1].node || l->ref[i].type < l->ref[i - 1].type);
+			CHECK(l->ref[i].node != l->ref[i - 1].node ||
+			      l->ref[i].type < l->ref[i - 1].type);
 		CHECK(l->nr > 0 && l->ref[0].node == n);
 	}
 out:
@@ -355,13 +368,14 @@ int main(void)
 	test_zone_order();
 	test_gfp_zone();
 
-	/* ../shared beside the source tree (this file is compiled as ../tests/unit/X from build/) */
+	/* ../shared beside the source tree (this file is compiled as ../tests/unit/X in build/) */
 	snprintf(file, sizeof(file), "%s", __FILE__);
 	for (int i = 0; i < 3 && (slash = strrchr(file, '/')); i++)
 		*slash = 0;
 	if (env)
 		snprintf(shared, sizeof(shared), "%s", env);
-	else if (snprintf(shared, sizeof(shared), "%s/../shared", src ? src : file) >= (int)sizeof(shared))
+	else if (snprintf(shared, sizeof(shared), "%s/../shared", src ? src : file) >=
+		 (int)sizeof(shared))
 		shared[0] = 0;
 	found += test_recorded(shared, "numa2-base") > 0;
 	found += test_recorded(shared, "numa4-base") > 0;

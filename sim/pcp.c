@@ -8,8 +8,8 @@
  *    ZONE_RECLAIM_ACTIVE are not modelled.
  *  - ≤ 4.14 hot/cold frees (cold at the tail) are treated as hot.
  *  - The drain amount is batch (≤ 5.13) or batch << free_factor clamped to
- *    [batch, high - batch] (5.14+); the 5.19+ free_high burst drain is not
- *    modelled.
+ *    [batch, high - batch] (5.14+); from 5.19 a free of order 1..3 after a
+ *    drain empties the lists (free_high).
  *  - The cached migratetype of a pcp page is its pageblock's type when it was
  *    freed, or the requested type when it came from a refill.
  */
@@ -33,14 +33,14 @@ int ps_pcp_allowed(const struct ps_profile *prof, int order, int pageblock_order
 	return order <= 3 || order == pageblock_order;
 }
 
-static int nr_lists(const struct ps_profile *prof)
+int ps_pcp_nr_lists(const struct ps_profile *prof)
 {
 	if (!prof->pcp_high_orders)
 		return PS_MT_PCPTYPES;
 	return prof->split_large_free ? 14 : 13;
 }
 
-static int pindex(const struct ps_zone *z, int order, int mt)
+int ps_pcp_index(const struct ps_zone *z, int order, int mt)
 {
 	if (mt >= PS_MT_PCPTYPES || mt < 0)
 		mt = PS_MT_MOVABLE;	/* HIGHATOMIC and CMA pages sit on the movable list */
@@ -64,7 +64,7 @@ static void drain_one(struct ps_zone *z, uint32_t idx)
 
 void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list)
 {
-	int nl = nr_lists(z->prof), pi = start_list;
+	int nl = ps_pcp_nr_lists(z->prof), pi = start_list;
 
 	if (n <= 0 || pcp->count <= 0)
 		return;
@@ -125,7 +125,7 @@ void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list)
 
 uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 {
-	struct ps_list *l = &pcp->lists[pindex(z, order, mt)];
+	struct ps_list *l = &pcp->lists[ps_pcp_index(z, order, mt)];
 	uint32_t idx;
 
 	if (l->head == PS_NIL) {
@@ -162,7 +162,7 @@ uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 
 void ps_pcp_free(struct ps_zone *z, struct ps_pcp *pcp, uint32_t idx, int order)
 {
-	int mt = ps_pageblock_mt(z, idx), pi = pindex(z, order, mt);
+	int mt = ps_pageblock_mt(z, idx), pi = ps_pcp_index(z, order, mt);
 
 	if (mt == PS_MT_ISOLATE) {
 		z->lock_acquisitions++;
@@ -173,6 +173,11 @@ void ps_pcp_free(struct ps_zone *z, struct ps_pcp *pcp, uint32_t idx, int order)
 	ps_list_add(z, &pcp->lists[pi], idx);
 	pcp->count += 1 << order;
 	z->nr_pcp_pages += 1u << order;
+	/* 5.19+: a high-order free after a drain empties the lists (free_high) */
+	if (z->prof->pcp_drain_from_freed && pcp->free_factor && order && order <= 3) {
+		ps_pcp_drain(z, pcp, pcp->count + pcp->batch, pi);
+		return;
+	}
 	if (pcp->count < pcp->high)
 		return;
 	if (!z->prof->pcp_high_orders) {

@@ -24,6 +24,10 @@ struct ps_pcp {
 
 void ps_pcp_init(struct ps_pcp *pcp, int high, int batch);
 
+/* The list of a block of @order and @mt, and how many lists the version has. */
+int ps_pcp_index(const struct ps_zone *z, int order, int mt);
+int ps_pcp_nr_lists(const struct ps_profile *prof);
+
 /* Whether @order may use the pcp lists under @prof. */
 int ps_pcp_allowed(const struct ps_profile *prof, int order, int pageblock_order);
 

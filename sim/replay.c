@@ -62,7 +62,10 @@ struct ps_replay {
 	uint64_t placed_blocks, placed_pages, unplaced_blocks;
 	int verbose_left;
 	int nr_cpus;
-	struct ps_pcp *pcps;		/* simulate: [zone][cpu] */
+	struct ps_pcp *pcps;		/* [zone][cpu]: lists in simulate mode, counts in follow mode */
+	int *shadow;			/* follow: [zone][cpu][list] blocks the kernel's rules would hold */
+	uint8_t *section;		/* follow: per CPU, the zone-lock section in progress */
+	uint64_t trace_refills, trace_drains;
 	struct {
 		int awake;
 		uint64_t wakeups, boost_resets, awake_ns, woken_at, last_run;
@@ -210,9 +213,7 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 			return NULL;
 		}
 		r->map = calloc(r->total_pages, sizeof(*r->map));
-		r->nr_cpus = m->nr_cpus > 0 ? m->nr_cpus : 1;
-		r->pcps = calloc((size_t)m->nr_zones * r->nr_cpus, sizeof(*r->pcps));
-		if (!r->map || !r->pcps)
+		if (!r->map)
 			goto nomem;
 		for (int n = 0; n < m->nr_nodes && n < PS_MAX_NODES; n++) {
 			uint64_t pages = 0;
@@ -226,19 +227,28 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 			if (!r->kswapd[n].ring)
 				goto nomem;
 		}
-		for (int i = 0; i < m->nr_zones; i++) {
-			const struct ps_zone_desc *d = &m->zones[i];
-			int batch = d->pcp_batch > 0 ? d->pcp_batch : 63;
-			int high = d->pcp_high >= 0 ? d->pcp_high : 6 * batch;
+	}
+	/* per-CPU lists: real ones in simulate mode, counts only in follow mode */
+	r->nr_cpus = m->nr_cpus > 0 ? m->nr_cpus : 1;
+	if (r->nr_cpus > PS_MAX_CPUS)
+		r->nr_cpus = PS_MAX_CPUS;
+	r->pcps = calloc((size_t)m->nr_zones * r->nr_cpus, sizeof(*r->pcps));
+	r->shadow = calloc((size_t)m->nr_zones * r->nr_cpus * PS_NR_PCP_LISTS, sizeof(*r->shadow));
+	r->section = calloc(r->nr_cpus, 1);
+	if (!r->pcps || !r->shadow || !r->section)
+		goto nomem;
+	for (int i = 0; i < m->nr_zones; i++) {
+		const struct ps_zone_desc *d = &m->zones[i];
+		int batch = d->pcp_batch > 0 ? d->pcp_batch : 63;
+		int high = d->pcp_high >= 0 ? d->pcp_high : 6 * batch;
 
-			if (o->policy.pcp_batch != PS_UNSET)
-				batch = o->policy.pcp_batch;
-			if (o->policy.pcp_high != PS_UNSET)
-				high = o->policy.pcp_high;
+		if (o->policy.pcp_batch != PS_UNSET)
+			batch = o->policy.pcp_batch;
+		if (o->policy.pcp_high != PS_UNSET)
+			high = o->policy.pcp_high;
 
-			for (int c = 0; c < r->nr_cpus; c++)
-				ps_pcp_init(&r->pcps[(size_t)i * r->nr_cpus + c], high, batch);
-		}
+		for (int c = 0; c < r->nr_cpus; c++)
+			ps_pcp_init(&r->pcps[(size_t)i * r->nr_cpus + c], high, batch);
 	}
 	apply_policy(r);
 	ps_counters_init(&r->cnt, m, m->pageblock_order);
@@ -279,6 +289,8 @@ void ps_replay_destroy(struct ps_replay *r)
 	free(r->gbase);
 	free(r->map);
 	free(r->pcps);
+	free(r->shadow);
+	free(r->section);
 	for (int n = 0; n < PS_MAX_NODES; n++)
 		free(r->kswapd[n].ring);
 	free(r);
@@ -555,6 +567,103 @@ static void account_invisible(struct ps_replay *r, struct ps_zone *z, uint32_t h
 	ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
 }
 
+/*
+ * The per-CPU list counts the kernel's rules would keep in follow mode (a
+ * shadow of the trace): refills when a list is empty, drains when the count
+ * reaches high; compared with the refill and drain sections the trace shows.
+ */
+static int *shadow_list(struct ps_replay *r, const struct ps_zone *z, int cpu, int order, int mt)
+{
+	if (cpu < 0 || cpu >= r->nr_cpus)
+		cpu = cpu < 0 ? 0 : cpu % r->nr_cpus;
+	return &r->shadow[((size_t)z->index * r->nr_cpus + cpu) * PS_NR_PCP_LISTS + ps_pcp_index(z, order, mt)];
+}
+
+static void shadow_alloc(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt)
+{
+	struct ps_pcp *pcp = pcp_of(r, z, cpu);
+	int *cnt = shadow_list(r, z, cpu, order, mt);
+
+	if (*cnt <= 0) {
+		int n = order ? ((pcp->batch >> order) > 2 ? pcp->batch >> order : 2) : pcp->batch;
+
+		if (pcp->high < pcp->batch)
+			n = 1;
+		pcp->refills++;
+		*cnt += n;
+		pcp->count += n << order;
+	}
+	(*cnt)--;
+	pcp->count -= 1 << order;
+	pcp->free_factor >>= 1;
+}
+
+static void shadow_free(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt)
+{
+	struct ps_pcp *pcp = pcp_of(r, z, cpu);
+	int *cnt = shadow_list(r, z, cpu, order, mt), *base = cnt - ps_pcp_index(z, order, mt);
+	int nl = ps_pcp_nr_lists(r->o.profile), n, li = ps_pcp_index(z, order, mt);
+
+	(*cnt)++;
+	pcp->count += 1 << order;
+	if (r->o.profile->pcp_drain_from_freed && pcp->free_factor && order && order <= 3) {
+		n = pcp->count + pcp->batch;	/* free_high: empty the lists */
+		pcp->drains++;
+		for (int l = 0; l < nl; l++)
+			base[l] = 0;
+		pcp->count = 0;
+		return;
+	}
+	if (pcp->count < pcp->high)
+		return;
+	n = pcp->batch;
+	if (r->o.profile->pcp_high_orders) {
+		int max = pcp->high - pcp->batch;
+
+		n = pcp->batch << pcp->free_factor;
+		if (n < max)
+			pcp->free_factor++;
+		if (n > max)
+			n = max;
+		if (n < pcp->batch)
+			n = pcp->batch;
+	}
+	if (pcp->high < pcp->batch)
+		n = 1;
+	pcp->drains++;
+	for (int k = 0; k < nl && n > 0; k++) {
+		int l = (li + k) % nl, o = l < 12 ? l / PS_MT_PCPTYPES : z->pageblock_order;
+
+		if (!r->o.profile->pcp_high_orders)
+			o = 0;
+		while (base[l] > 0 && n > 0) {
+			base[l]--;
+			pcp->count -= 1 << o;
+			n -= 1 << o;
+		}
+	}
+}
+
+static void follow_sections(struct ps_replay *r, const struct ps_event *ev)
+{
+	uint8_t *sec;
+
+	if (ev->cpu >= r->nr_cpus)
+		return;
+	sec = &r->section[ev->cpu];
+	if (ev->type == PS_EV_ZONE_LOCKED && ev->percpu_refill) {
+		if (*sec != 1)
+			r->trace_refills++;
+		*sec = 1;
+	} else if (ev->type == PS_EV_PCPU_DRAIN) {
+		if (*sec != 2)
+			r->trace_drains++;
+		*sec = 2;
+	} else if (ev->type != PS_EV_EXTFRAG) {
+		*sec = 0;
+	}
+}
+
 static void follow_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	const struct ps_profile *p = r->o.profile;
@@ -573,6 +682,13 @@ static void follow_event(struct ps_replay *r, const struct ps_event *ev)
 		return;
 	}
 	kind = ps_zone_block_of(z, idx, &h, &k);
+	follow_sections(r, ev);
+	if (ps_pcp_allowed(p, ev->order, z->pageblock_order)) {
+		if (ev->type == PS_EV_ALLOC)
+			shadow_alloc(r, z, ev->cpu, ev->order, ev->migratetype);
+		else if (ev->type == PS_EV_FREE && ps_pageblock_mt(z, idx) != PS_MT_ISOLATE)
+			shadow_free(r, z, ev->cpu, ev->order, ps_pageblock_mt(z, idx));
+	}
 	switch (ev->type) {
 	case PS_EV_ZONE_LOCKED:
 		z->lock_acquisitions++;
@@ -1163,6 +1279,10 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		}
 		SET("model_pcp_refills", refills);
 		SET("model_pcp_drains", drains);
+		if (r->o.mode == PS_REPLAY_FOLLOW) {
+			SET("trace_pcp_refill_sections", r->trace_refills);
+			SET("trace_pcp_drain_sections", r->trace_drains);
+		}
 	}
 	SET("model_zone_lock_acquisitions", lock);
 	SET("model_fallbacks", fb);

@@ -24,7 +24,8 @@
 
 struct raw_zone {
 	int node, type;
-	long boost, min, low, high;
+	long boost, min, low, high, promo;
+	int have_promo; /* 6.x prints it (Debian's 6.1 does not) */
 	long prot[PS_ZONE_NR];
 	int nprot;
 };
@@ -87,7 +88,10 @@ static int parse_raw(const char *text, struct raw_info *ri)
 			cur->low = v;
 		else if (sscanf(line, " high %ld", &v) == 1)
 			cur->high = v;
-		else if (strstr(line, "protection: (")) {
+		else if (sscanf(line, " promo %ld", &v) == 1) {
+			cur->promo = v;
+			cur->have_promo = 1;
+		} else if (strstr(line, "protection: (")) {
 			char *q = strchr(line, '(') + 1, *end;
 
 			while (cur->nprot < PS_ZONE_NR) {
@@ -120,6 +124,8 @@ static int check_zones(const char *what, const struct raw_info *ri, const struct
 		CHECK_EQ(z->mark[PS_WMARK_MIN] + r->boost, r->min);
 		CHECK_EQ(z->mark[PS_WMARK_LOW] + r->boost, r->low);
 		CHECK_EQ(z->mark[PS_WMARK_HIGH] + r->boost, r->high);
+		if (r->have_promo)
+			CHECK_EQ(z->mark[PS_WMARK_PROMO] + r->boost, r->promo);
 		CHECK_EQ(r->nprot, nt);
 		for (int k = 0; k < r->nprot && k < nt; k++)
 			CHECK_EQ(z->lowmem_reserve[types[k]], r->prot[k]);
@@ -178,19 +184,19 @@ static const char zoneinfo_numa2[] =
 
 /* uma-mixed (this kind of machine, 6.18): the empty Movable zone's min is 32 from 6.7 */
 static const char zoneinfo_uma618[] =
-	"Node 0, zone DMA\n pages free 3840\n boost 0\n min 23\n low 28\n high 33\n"
+	"Node 0, zone DMA\n pages free 3840\n boost 0\n min 23\n low 28\n high 33\n promo 38\n"
 	" spanned 4095\n present 3998\n managed 3840\n"
 	" protection: (0, 3019, 10571, 10571, 10571)\n start_pfn: 1\n"
 	"Node 0, zone DMA32\n pages free 772852\n boost 0\n min 4818\n low 6022\n high 7226\n"
-	" spanned 1044480\n present 782336\n managed 772915\n"
+	" promo 8430\n spanned 1044480\n present 782336\n managed 772915\n"
 	" protection: (0, 0, 7552, 7552, 7552)\n start_pfn: 4096\n"
 	"Node 0, zone Normal\n pages free 1216898\n boost 0\n min 12053\n low 15066\n"
-	" high 18079\n spanned 5505024\n present 5505024\n managed 1933312\n"
+	" high 18079\n promo 21092\n spanned 5505024\n present 5505024\n managed 1933312\n"
 	" protection: (0, 0, 0, 0, 0)\n start_pfn: 1048576\n"
-	"Node 0, zone Movable\n pages free 0\n boost 0\n min 32\n low 32\n high 32\n"
+	"Node 0, zone Movable\n pages free 0\n boost 0\n min 32\n low 32\n high 32\n promo 32\n"
 	" spanned 0\n present 0\n managed 0\n protection: (0, 0, 0, 0, 0)\n"
-	"Node 0, zone Device\n pages free 0\n boost 0\n min 0\n low 0\n high 0\n spanned 0\n"
-	" present 0\n managed 0\n protection: (0, 0, 0, 0, 0)\n";
+	"Node 0, zone Device\n pages free 0\n boost 0\n min 0\n low 0\n high 0\n promo 0\n"
+	" spanned 0\n present 0\n managed 0\n protection: (0, 0, 0, 0, 0)\n";
 
 static void test_embedded(const char *name, const char *text, int kver, long mfk, int wsf,
 			  const char *ratios)

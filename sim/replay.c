@@ -75,6 +75,7 @@ struct ps_replay {
 		uint32_t cap, head, count;
 	} kswapd[PS_MAX_NODES];
 	uint64_t reclaimed_then_freed;
+	uint64_t node_reclaims, node_reclaimed;
 	int node_order[PS_MAX_NODES][PS_MAX_NODES];
 	int nr_node_order[PS_MAX_NODES];
 };
@@ -1001,6 +1002,35 @@ static void run_kswapd(struct ps_replay *r, uint64_t now)
 	}
 }
 
+/*
+ * vm.zone_reclaim_mode & 1: a zone below its watermark on the allocating
+ * CPU's own node is reclaimed in place (node_reclaim: max(2^order, 32) pages
+ * of its page cache) before the walk moves on; a remote node with CPUs is
+ * never scanned.  Returns whether the zone now passes.
+ */
+static int node_reclaim(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int classzone)
+{
+	long want = 1L << order;
+	int got = 0;
+
+	if (r->o.policy.zone_reclaim_mode == PS_UNSET || !(r->o.policy.zone_reclaim_mode & 1))
+		return 0;
+	if (z->node != ps_machine_cpu_node(r->m, cpu))
+		return 0;
+	if (want < 32)
+		want = 32;
+	r->node_reclaims++;
+	while (got < want) {
+		int n = reclaim_one(r, z->node);
+
+		if (n < 0)
+			break;
+		got += n;
+	}
+	r->node_reclaimed += got;
+	return zone_ok(z, order, 0, classzone);
+}
+
 static uint32_t take(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt)
 {
 	if (ps_pcp_allowed(r->o.profile, order, z->pageblock_order))
@@ -1027,7 +1057,10 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 				for (int zi = 0; zi < r->nr_zones; zi++) {
 					struct ps_zone *z = &r->zones[zi];
 
-					if (z->node != n || z->type != t || !zone_ok(z, order, pass, high))
+					if (z->node != n || z->type != t)
+						continue;
+					if (!zone_ok(z, order, pass, high) &&
+					    !(pass == 0 && node_reclaim(r, z, cpu, order, high)))
 						continue;
 					z->nofragment = pass == 0 && r->o.profile->nofragment && n == node &&
 							(r->o.defrag_mode || 1);
@@ -1243,6 +1276,8 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		SET("replay_sim_skipped_failed_allocs", r->sim_skipped_failed);
 		SET("replay_sim_watermarks_ignored", r->sim_wmark_ignored);
 		SET("replay_reclaimed_then_freed_pages", r->reclaimed_then_freed);
+		SET("model_node_reclaim_calls", r->node_reclaims);
+		SET("model_node_reclaimed_pages", r->node_reclaimed);
 		for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES; n++) {
 			if (!(r->m->node_online & (1ull << n)))
 				continue;

@@ -28,6 +28,8 @@
 
 #include "pcp.h"
 #include "replay.h"
+#include "watermark.h"
+#include "zonelist.h"
 #include "../trace/kver.h"
 
 enum touch {
@@ -105,16 +107,28 @@ static void model_extfrag(void *ctx, const struct ps_event *ev)
 	ps_counters_event(&r->cnt, ev);
 }
 
+/* Node order of each node's ZONELIST_FALLBACK, by the profile's kernel rules (zonelist.c). */
 static void build_node_order(struct ps_replay *r)
 {
 	const struct ps_machine *m = r->m;
+	struct ps_zonelists *zl = malloc(sizeof(*zl));
 
+	if (zl && ps_zonelists_build(zl, m, r->o.profile->kver_min, PS_ZONELIST_ORDER_NODE) == 0) {
+		for (int n = 0; n < m->nr_nodes && n < PS_MAX_NODES; n++) {
+			r->nr_node_order[n] = zl->nr_node_order[n];
+			for (int i = 0; i < zl->nr_node_order[n]; i++)
+				r->node_order[n][i] = zl->node_order[n][i];
+		}
+		free(zl);
+		return;
+	}
+	free(zl);
+	/* fallback: own node first, then by distance, ties by node id */
 	for (int n = 0; n < m->nr_nodes; n++) {
 		int cnt = 0;
 
 		if (!(m->node_online & (1ull << n)))
 			continue;
-		/* own node first, then by distance, ties by node id */
 		for (int d = 0; d <= 255 && cnt < m->nr_nodes; d++)
 			for (int k = 0; k < m->nr_nodes; k++) {
 				int dist = k == n ? 0 : m->distance[n][k];
@@ -128,42 +142,50 @@ static void build_node_order(struct ps_replay *r)
 }
 
 /*
- * Watermarks and per-CPU list sizes under the policy.  The recorded
- * zoneinfo holds the kernel's own values under the recorded tunables; they
- * are recomputed only where the policy changes a rule or a tunable:
- * min scales with vm.min_free_kbytes (each zone's share is proportional to
- * its managed pages), low and high follow the profile's rule (before 4.6:
- * min + min/4 and min + min/2; from 4.6: min + max(min/4, managed * wsf /
- * 10000) and twice that spacing).
+ * Watermarks under the policy.  The recorded zoneinfo holds the kernel's own
+ * values under the recorded tunables and kernel; they are kept unless the
+ * policy changes vm.min_free_kbytes or vm.watermark_scale_factor, or picks a
+ * profile whose watermark rule differs (before 4.6: low = min + min/4,
+ * high = min + min/2), in which case every zone's watermarks and
+ * lowmem_reserve are recomputed by the profile's kernel rules (watermark.c).
  */
 static void apply_policy(struct ps_replay *r)
 {
 	const struct ps_policy *p = &r->o.policy, *rec = &r->o.recorded;
 	int old_rule = r->o.profile->kver_max < PS_KVER(4, 6, 0);
 	int rec_old_rule = r->m->kver && r->m->kver < PS_KVER(4, 6, 0);
-	long wsf = p->watermark_scale_factor != PS_UNSET ? p->watermark_scale_factor : 10;
+	int changed = old_rule != rec_old_rule;
+	struct ps_wmark_tunables t;
+	struct ps_wmarks *w;
 
+	if (p->min_free_kbytes != PS_UNSET && p->min_free_kbytes != rec->min_free_kbytes)
+		changed = 1;
+	if (p->watermark_scale_factor != PS_UNSET && p->watermark_scale_factor != rec->watermark_scale_factor)
+		changed = 1;
+	for (int i = 0; i < r->nr_zones; i++)
+		r->zones[i].boost_factor = p->watermark_boost_factor != PS_UNSET ? p->watermark_boost_factor : 15000;
+	if (!changed)
+		return;
+	ps_wmark_tunables_default(&t, r->o.profile->kver_max);
+	if (p->min_free_kbytes != PS_UNSET)
+		t.min_free_kbytes = p->min_free_kbytes;
+	if (p->watermark_scale_factor != PS_UNSET)
+		t.watermark_scale_factor = p->watermark_scale_factor;
+	w = malloc(sizeof(*w));
+	if (!w || ps_wmark_setup(w, r->m, &t) < 0) {
+		free(w);
+		return;		/* no managed counts (an assumed layout): keep the recorded values */
+	}
 	for (int i = 0; i < r->nr_zones; i++) {
 		struct ps_zone *z = &r->zones[i];
-		int changed = old_rule != rec_old_rule;
+		const struct ps_wmark_zone *wz = &w->zone[z->node][z->type];
 
-		if (p->min_free_kbytes != PS_UNSET && rec->min_free_kbytes > 0 &&
-		    p->min_free_kbytes != rec->min_free_kbytes) {
-			z->wmark_min = (long)((double)z->wmark_min * p->min_free_kbytes / rec->min_free_kbytes);
-			changed = 1;
-		}
-		if (p->watermark_scale_factor != PS_UNSET && p->watermark_scale_factor != rec->watermark_scale_factor)
-			changed = 1;
-		if (changed && z->managed) {
-			long spacing = old_rule ? z->wmark_min / 4 : z->wmark_min / 4;
-
-			if (!old_rule && (long)(z->managed * wsf / 10000) > spacing)
-				spacing = (long)(z->managed * wsf / 10000);
-			z->wmark_low = z->wmark_min + spacing;
-			z->wmark_high = z->wmark_min + (old_rule ? z->wmark_min / 2 : 2 * spacing);
-		}
-		z->boost_factor = p->watermark_boost_factor != PS_UNSET ? p->watermark_boost_factor : 15000;
+		z->wmark_min = wz->mark[PS_WMARK_MIN];
+		z->wmark_low = wz->mark[PS_WMARK_LOW];
+		z->wmark_high = wz->mark[PS_WMARK_HIGH];
+		memcpy(z->lowmem_reserve, wz->lowmem_reserve, sizeof(z->lowmem_reserve));
 	}
+	free(w);
 }
 
 struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_replay_opts *o, char *err, int len)

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Measures pagesim against the kernel on the real traces and prints the README's tables.
+
+    scripts/fidelity.py [--build build] [--shared ../shared/traces] [--section NAME]
+
+Sections: stat (trace vs the kernel's own vmstat/numastat deltas), follow (fidelity
+defects, reconciliation with the kernel), sim-numa (simulate mode per-node numastat vs
+the kernel), extfrag (simulate-mode extfrag vs the trace, per profile), wsf (a policy
+change predicted from one run vs the kernel's change between two runs), pcp (follow-mode
+pcp refills/drains vs the trace's sections).  Every number comes from running pagesim.
+"""
+import argparse, os, subprocess, sys
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "build"))
+ap.add_argument("--shared", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "traces"))
+ap.add_argument("--testdata", default=os.path.join(os.path.dirname(__file__), "..", "testdata"))
+ap.add_argument("--section", action="append")
+a = ap.parse_args()
+PS = os.path.join(a.build, "pagesim")
+
+def run(*args):
+    out = subprocess.run([PS, *args], capture_output=True, text=True)
+    if out.returncode:
+        sys.exit(f"pagesim {' '.join(args)} failed: {out.stderr}")
+    return out.stdout
+
+def kv(text):
+    d = {}
+    for line in text.splitlines():
+        p = line.split()
+        if len(p) == 2 and not line.startswith("#"):
+            try:
+                d[p[0]] = int(p[1])
+            except ValueError:
+                pass
+    return d
+
+def kernel_delta(run_dir):
+    d = {}
+    for part in ("before", "after"):
+        root = os.path.join(run_dir, part)
+        vals = kv(open(os.path.join(root, "proc/vmstat")).read())
+        nd = os.path.join(root, "sys/devices/system/node")
+        for n in sorted(os.listdir(nd)) if os.path.isdir(nd) else []:
+            f = os.path.join(nd, n, "numastat")
+            if os.path.exists(f):
+                for k, v in kv(open(f).read()).items():
+                    vals[f"{n}.{k}"] = v
+        for k, v in vals.items():
+            d[k] = d.get(k, 0) + (v if part == "after" else -v)
+    return d
+
+def pct(x, ref):
+    return "n/a" if ref == 0 else f"{100.0 * (x - ref) / ref:+.1f}%"
+
+shared = sorted(t for t in os.listdir(a.shared) if os.path.exists(os.path.join(a.shared, t, "trace.dat")))
+own = sorted(t for t in os.listdir(a.testdata) if os.path.exists(os.path.join(a.testdata, t, "trace.dat")))
+def tpath(t):
+    return os.path.join(a.shared, t) if t in shared else os.path.join(a.testdata, t)
+sections = a.section or ["stat", "follow", "pcp", "sim-numa", "extfrag", "wsf"]
+
+if "stat" in sections:
+    rows = ["numa_hit", "numa_miss", "numa_foreign", "numa_local", "numa_other", "pgalloc_dma", "pgalloc_dma32", "pgalloc_normal", "pgfree"]
+    print("| run | " + " | ".join(rows) + " |")
+    print("|---|" + "---|" * len(rows))
+    for t in shared + own:
+        s = kv(run("stat", "-q", os.path.join(tpath(t), "trace.dat")))
+        k = kernel_delta(tpath(t))
+        cells = [f"{s[r]} / {k.get(r, 0)} ({pct(s[r], k.get(r, 0))})" for r in rows]
+        print(f"| {t} | " + " | ".join(cells) + " |")
+    print()
+
+if "follow" in sections:
+    print("| run | events | defects | defects % | invisible pages | isolated pages | pcp resyncs | numa_hit trace+invisible / kernel | pgalloc (all zones) trace+invisible / kernel |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for t in shared + own:
+        f = kv(run("replay", "-q", "--mode", "follow", os.path.join(tpath(t), "trace.dat")))
+        ff = kv(run("replay", "-q", "--mode", "follow", "--fold-invisible", os.path.join(tpath(t), "trace.dat")))
+        k = kernel_delta(tpath(t))
+        ev = sum(v for n, v in f.items() if n.startswith("events_mm_"))
+        pa = sum(ff[z] for z in ("pgalloc_dma", "pgalloc_dma32", "pgalloc_normal", "pgalloc_movable"))
+        pk = sum(k.get(z, 0) for z in ("pgalloc_dma", "pgalloc_dma32", "pgalloc_normal", "pgalloc_movable"))
+        print(f"| {t} | {ev} | {f['replay_defects']} | {100.0 * f['replay_defects'] / ev:.4f}% | {f['replay_invisible_alloc_pages']} | "
+              f"{f['replay_untraced_isolated_pages']} | {f['replay_pcp_resyncs']} | {ff['numa_hit']} / {k.get('numa_hit', 0)} ({pct(ff['numa_hit'], k.get('numa_hit', 0))}) | "
+              f"{pa} / {pk} ({pct(pa, pk)}) |")
+    print()
+
+if "pcp" in sections:
+    print("| run | refills: model / trace | drains: model / trace |")
+    print("|---|---|---|")
+    for t in shared + own:
+        f = kv(run("replay", "-q", "--mode", "follow", os.path.join(tpath(t), "trace.dat")))
+        print(f"| {t} | {f['model_pcp_refills']} / {f['trace_pcp_refill_sections']} ({pct(f['model_pcp_refills'], f['trace_pcp_refill_sections'])}) | "
+              f"{f['model_pcp_drains']} / {f['trace_pcp_drain_sections']} ({pct(f['model_pcp_drains'], f['trace_pcp_drain_sections'])}) |")
+    print()
+
+if "sim-numa" in sections:
+    print("| run | counter | kernel | simulate | diff |")
+    print("|---|---|---|---|---|")
+    for t in [t for t in shared if t.startswith("numa")]:
+        s = kv(run("replay", "-q", "--mode", "simulate", os.path.join(tpath(t), "trace.dat")))
+        k = kernel_delta(tpath(t))
+        for n in sorted({x.split(".")[0] for x in s if x.startswith("node")}):
+            for c in ("numa_hit", "numa_miss", "numa_foreign", "local_node", "other_node"):
+                name = f"{n}.{c}"
+                if name in k:
+                    print(f"| {t} | {name} | {k[name]} | {s[name]} | {pct(s[name], k[name])} |")
+    print()
+
+if "extfrag" in sections:
+    rows = ["extfrag_events", "extfrag_fragmenting", "extfrag_fragmenting_unmovable", "extfrag_fragmenting_reclaimable", "extfrag_fragmenting_movable", "extfrag_change_ownership"]
+    for t in [t for t in shared]:
+        tr = kv(run("stat", "-q", os.path.join(tpath(t), "trace.dat")))
+        if tr["extfrag_events"] < 100:
+            continue
+        print(f"{t}: the kernel's own extfrag rows (trace) and simulate mode under each profile\n")
+        profiles = ["own", "4.0", "4.9", "4.12", "4.13", "5.0", "5.10", "6.10", "6.18"]
+        res = {}
+        for p in profiles:
+            args = ["replay", "-q", "--mode", "simulate"] + ([] if p == "own" else ["--policy", p]) + [os.path.join(tpath(t), "trace.dat")]
+            res[p] = kv(run(*args))
+        print("| row | trace | " + " | ".join(("sim " + p) for p in profiles) + " |")
+        print("|---|---|" + "---|" * len(profiles))
+        for r in rows:
+            print(f"| {r} | {tr[r]} | " + " | ".join(f"{res[p][r]}" for p in profiles) + " |")
+        print()
+
+if "wsf" in sections:
+    pairs = [("numa2-base", "numa2-wsf200", 200), ("numa2-wsf200", "numa2-base", 10)]
+    print("| prediction | counter | kernel: recorded run | kernel: other run | kernel change | model: recorded policy | model: other policy | model change |")
+    print("|---|---|---|---|---|---|---|---|")
+    for rec, other, wsf in pairs:
+        if rec not in shared or other not in shared:
+            continue
+        k1, k2 = kernel_delta(tpath(rec)), kernel_delta(tpath(other))
+        m1 = kv(run("replay", "-q", "--mode", "simulate", os.path.join(tpath(rec), "trace.dat")))
+        m2 = kv(run("replay", "-q", "--mode", "simulate", "--set", f"vm.watermark_scale_factor={wsf}", os.path.join(tpath(rec), "trace.dat")))
+        for c in ("numa_miss", "numa_local", "node0.local_node", "node1.other_node"):
+            print(f"| {rec} replayed with wsf {wsf} | {c} | {k1[c]} | {k2[c]} | {pct(k2[c], k1[c])} | {m1[c]} | {m2[c]} | {pct(m2[c], m1[c])} |")
+    print()

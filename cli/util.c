@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* util.c - messages, usage errors and atomic output files for the subcommands. */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,13 +45,69 @@ int ps_usage_error(const char *cmd, const char *fmt, ...)
 	return PS_EXIT_USAGE;
 }
 
+/*
+ * Temporary files of open outputs, removed if SIGINT, SIGTERM or SIGHUP
+ * kills the process before ps_out_commit() (a subcommand with its own
+ * handlers, like record, keeps them and aborts its outputs itself).
+ */
+#define NR_TMP 8
+static char tmp_paths[NR_TMP][4096];
+static volatile sig_atomic_t tmp_used[NR_TMP];
+
+static void on_fatal_signal(int sig)
+{
+	for (int i = 0; i < NR_TMP; i++)
+		if (tmp_used[i])
+			unlink(tmp_paths[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void tmp_track(const char *tmp, int on)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static int installed;
+
+	if (!installed) {
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+			struct sigaction old, sa = { .sa_handler = on_fatal_signal };
+
+			if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+				sigaction(sigs[i], &sa, NULL);
+		}
+		installed = 1;
+	}
+	for (int i = 0; i < NR_TMP; i++) {
+		if (on && !tmp_used[i] && strlen(tmp) < sizeof(tmp_paths[i])) {
+			strcpy(tmp_paths[i], tmp);
+			tmp_used[i] = 1;
+			return;
+		}
+		if (!on && tmp_used[i] && !strcmp(tmp_paths[i], tmp)) {
+			tmp_used[i] = 0;
+			return;
+		}
+	}
+}
+
 int ps_out_open(struct ps_out *o, const char *path, struct ps_error *err)
 {
+	struct stat st;
 	int fd;
 
 	memset(o, 0, sizeof(*o));
 	if (!path || !strcmp(path, "-")) {
 		o->f = stdout;
+		return 0;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* a device or a pipe (/dev/null, /dev/full, a fifo): written in place, never renamed over */
+		if (S_ISDIR(st.st_mode))
+			return ps_err(err, "cannot write '%s': it is a directory (give a file name)", path);
+		o->f = fopen(path, "w");
+		if (!o->f)
+			return ps_err(err, "cannot write '%s': %s", path, strerror(errno));
+		o->path = strdup(path);
 		return 0;
 	}
 	o->path = strdup(path);
@@ -76,6 +134,7 @@ int ps_out_open(struct ps_out *o, const char *path, struct ps_error *err)
 		unlink(o->tmp);
 		return ps_err(err, "cannot write '%s': %s", o->tmp, strerror(errno));
 	}
+	tmp_track(o->tmp, 1);
 	return 0;
 }
 
@@ -84,9 +143,18 @@ int ps_out_commit(struct ps_out *o, struct ps_error *err)
 	int bad;
 
 	if (!o->tmp) {
-		if (fflush(o->f) != 0 || ferror(o->f))
-			return ps_err(err, "cannot write the output: %s", strerror(errno));
-		return 0;
+		int failed = fflush(o->f) != 0 || ferror(o->f), e = errno;
+
+		if (o->f != stdout && fclose(o->f) != 0 && !failed) {
+			failed = 1;
+			e = errno;
+		}
+		o->f = NULL;
+		if (failed)
+			ps_err(err, "cannot write '%s': %s", o->path ? o->path : "standard output", strerror(e));
+		free(o->path);
+		o->path = NULL;
+		return failed ? -1 : 0;
 	}
 	bad = fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0;
 	if (bad) {
@@ -103,6 +171,7 @@ int ps_out_commit(struct ps_out *o, struct ps_error *err)
 		return ps_err(err, "cannot write '%s': %s; nothing was written", o->path, strerror(e));
 	}
 	o->f = NULL;
+	tmp_track(o->tmp, 0);
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;
@@ -115,7 +184,10 @@ void ps_out_abort(struct ps_out *o)
 		if (o->f)
 			fclose(o->f);
 		unlink(o->tmp);
+		tmp_track(o->tmp, 0);
 		free(o->tmp);
+	} else if (o->f && o->f != stdout) {
+		fclose(o->f);
 	}
 	free(o->path);
 	memset(o, 0, sizeof(*o));

@@ -83,6 +83,13 @@ enum ps_migratetype {
 /* ev->flags */
 #define PS_EVF_PCPU_REFILL_KNOWN (1u << 0)	/* percpu_refill was a real field */
 
+/*
+ * The highest buddy order an event may carry (x86-64 MAX_PAGE_ORDER, every
+ * version; sim/machine.h's PS_NR_ORDERS - 1): readers skip events above it
+ * as bad fields rather than count 2^order pages of nothing.
+ */
+#define PS_EV_MAX_ORDER 10
+
 struct ps_event {
 	uint64_t ts_ns;
 	uint64_t pfn;

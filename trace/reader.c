@@ -27,9 +27,17 @@ int ps_reader_skip(struct ps_reader *r, enum ps_skip_reason reason, const char *
 
 	if (sample_len > 80)
 		sample_len = 80;
-	if (!r->stats.skipped[reason]++)
-		snprintf(first, sizeof(r->stats.skip_first[0]), "%s:%s: %.*s", r->path, where,
-			 sample_len, sample ? sample : "");
+	if (!r->stats.skipped[reason]++) {
+		const int size = sizeof(r->stats.skip_first[0]);
+		int n = snprintf(first, size, "%s:%s: ", r->path, where);
+
+		n = n < 0 ? 0 : n >= size ? size - 1 : n;
+		snprintf(first + n, size - n, "%.*s", sample_len, sample ? sample : "");
+		/* binary input (random bytes, a damaged file): no control bytes on the terminal */
+		for (char *c = first + n; *c; c++)
+			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+				*c = '?';
+	}
 	if (r->opts.flags & PS_RD_STRICT)
 		return ps_err(err, "%s:%s: %s: '%.*s' (drop --strict to skip and count such input)",
 			      r->path, where, what[reason], sample_len, sample ? sample : "");

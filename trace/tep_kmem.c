@@ -116,7 +116,7 @@ int ps_tep_kmem_fill(struct ps_tep_kmem *k, int type, struct tep_record *rec, in
 	if (ev->pfn == PS_PFN_NONE && type != PS_EV_ALLOC)
 		return -1;
 	if (f->order) {
-		if (read_num(f->order, rec, &v) < 0 || v > 63)
+		if (read_num(f->order, rec, &v) < 0 || v > PS_EV_MAX_ORDER)
 			return -1;
 		ev->order = v;
 	} else if (type != PS_EV_FREE_BATCHED && type != PS_EV_EXTFRAG) {
@@ -141,11 +141,11 @@ int ps_tep_kmem_fill(struct ps_tep_kmem *k, int type, struct tep_record *rec, in
 		}
 		break;
 	case PS_EV_EXTFRAG:
-		if (read_num(f->alloc_order, rec, &v) < 0)
+		if (read_num(f->alloc_order, rec, &v) < 0 || v > PS_EV_MAX_ORDER)
 			return -1;
 		ev->alloc_order = v;
 		ev->order = v;
-		if (read_num(f->fallback_order, rec, &v) < 0)
+		if (read_num(f->fallback_order, rec, &v) < 0 || v > PS_EV_MAX_ORDER)
 			return -1;
 		ev->fallback_order = v;
 		if (read_num(f->alloc_mt, rec, &v) < 0)

@@ -259,7 +259,7 @@ static int parse_fields(struct ps_reader *r, const char *p, const char *end, str
 			v = neg ? -(int64_t)u : (int64_t)u;
 			switch (id) {
 			case F_ORDER:
-				if (v < 0 || v > 63)
+				if (v < 0 || v > PS_EV_MAX_ORDER)
 					return -1;
 				ev->order = v;
 				break;
@@ -267,10 +267,14 @@ static int parse_fields(struct ps_reader *r, const char *p, const char *end, str
 				ev->migratetype = ps_mt_from_kernel(v, r->kver);
 				break;
 			case F_ALLOC_ORDER:
+				if (v < 0 || v > PS_EV_MAX_ORDER)
+					return -1;
 				ev->alloc_order = v;
 				ev->order = v;
 				break;
 			case F_FALLBACK_ORDER:
+				if (v < 0 || v > PS_EV_MAX_ORDER)
+					return -1;
 				ev->fallback_order = v;
 				break;
 			case F_PAGEBLOCK_ORDER:

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fuzz_pgs.c - libFuzzer target: pagesim files (header, blobs, event
+ * frames, stats, END; cut detection) through ps_reader_open(), the
+ * machine snapshots they carry through the sysroot parsers, and every
+ * event into stat's counters.  Inputs without the magic are left to
+ * fuzz_reader.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/counters.h"
+#include "../trace/reader.h"
+#include "../trace/sysroot.h"
+#include "fuzz-util.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct ps_machine m;
+	static struct ps_counters c;
+	struct ps_error err;
+	struct ps_event ev;
+	struct ps_reader *r;
+	struct ps_fsrc src;
+	struct ps_kv kv;
+	int n = 0;
+
+	if (size < 7 || memcmp(data, "PAGESIM", 7))
+		return -1;
+	r = ps_reader_open(fuzz_file(data, size), NULL, &err);
+	if (!r)
+		return 0;
+	ps_fsrc_reader(&src, r, "before", "fuzz");
+	if (ps_sysroot_load_machine_src(&src, &m, &err) < 0)
+		fuzz_machine(&m);
+	ps_kv_init(&kv);
+	ps_sysroot_load_counters_src(&src, &kv, &err);
+	ps_kv_free(&kv);
+	ps_counters_init(&c, &m, 9);
+	while (ps_reader_next(r, &ev, &err) > 0 && n++ < 1000000) {
+		if (ev.type >= PS_EV_NR)
+			abort();
+		ps_counters_event(&c, &ev);
+	}
+	ps_kv_init(&kv);
+	ps_counters_to_kv(&c, &kv);
+	ps_kv_free(&kv);
+	ps_reader_close(r);
+	return 0;
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fuzz_reader.c - libFuzzer target: the trace readers through
+ * ps_reader_open() (format detection, zstd streams, ftrace text and
+ * trace-cmd report text; pagesim files have their own target) and every
+ * event into stat's counters.  trace.dat inputs are left out: they are
+ * parsed by libtracecmd, not by pagesim.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/counters.h"
+#include "../trace/kver.h"
+#include "../trace/reader.h"
+#include "fuzz-util.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct ps_machine m;
+	static struct ps_counters c;
+	static int ready;
+	static const uint8_t tdat[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct ps_reader_opts o = { 0 };
+	struct ps_error err;
+	struct ps_event ev;
+	struct ps_reader *r;
+	struct ps_kv kv;
+	int n = 0;
+
+	if (size >= 7 && !memcmp(data, "PAGESIM", 7))
+		return -1;	/* fuzz_pgs */
+	if (size >= sizeof(tdat) && !memcmp(data, tdat, sizeof(tdat)))
+		return -1;	/* libtracecmd's parser, not ours */
+	if (!ready) {
+		fuzz_machine(&m);
+		ready = 1;
+	}
+	/* vary the options with the size so that every path is reached */
+	if (size % 3 == 1) {
+		o.kver = PS_KVER(4, 3, 0);
+		o.kver_forced = 1;
+	}
+	if (size % 4 == 1)
+		o.flags |= PS_RD_COMM;
+	if (size % 5 == 1)
+		o.flags |= PS_RD_STRICT;
+	r = ps_reader_open(fuzz_file(data, size), &o, &err);
+	if (!r)
+		return 0;
+	ps_counters_init(&c, &m, ps_reader_pageblock_order(r) >= 0 ? ps_reader_pageblock_order(r) : 9);
+	while (ps_reader_next(r, &ev, &err) > 0 && n++ < 1000000) {
+		if (ev.type >= PS_EV_NR)
+			abort();
+		ps_counters_event(&c, &ev);
+	}
+	ps_kv_init(&kv);
+	ps_counters_to_kv(&c, &kv);
+	ps_kv_free(&kv);
+	ps_reader_close(r);
+	return 0;
+}

@@ -1,0 +1,59 @@
+#!/bin/sh
+# fuzz/run.sh - runs each libFuzzer target for a bounded time, seeded from
+# fuzz/corpus/TARGET (read only: new inputs go to a scratch corpus).
+#
+#   fuzz/run.sh [-t SECONDS] [-k] [TARGET...]     default: 45 s each, every target
+#
+#   -t SECONDS  time per target (CI: 45; a longer run: -t 1200)
+#   -k          keep the scratch corpora (printed) to grow fuzz/corpus by hand
+#
+# Builds build-fuzz (CC=clang, -Dfuzz=true, ASan+UBSan) if needed.  Prints
+# one line per target: executions, seconds, exec/s, corpus size.  Exits 1 if
+# any target crashed, leaked, timed out or ran out of memory; the input that
+# did it is kept in fuzz/crashes/ (reproduce: build-fuzz/fuzz/TARGET FILE).
+set -u
+cd "$(dirname "$0")/.."
+secs=45 keep=
+while getopts t:k o; do
+	case $o in
+	t) secs=$OPTARG ;;
+	k) keep=1 ;;
+	*) echo "usage: fuzz/run.sh [-t SECONDS] [-k] [TARGET...]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+B=${FUZZ_BUILD:-build-fuzz}
+if [ ! -d "$B" ]; then
+	CC=clang meson setup "$B" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false >/dev/null || exit 1
+fi
+ninja -C "$B" >/dev/null || exit 1
+targets=${*:-"reader pgs zoneinfo pagetypeinfo buddyinfo cpulist kvfile policy diffin"}
+mkdir -p fuzz/crashes
+work=$(mktemp -d)
+[ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+status=0
+for t in $targets; do
+	t=${t#fuzz_}
+	mkdir -p "$work/$t"
+	dict=
+	[ -f "fuzz/$t.dict" ] && dict=-dict=fuzz/$t.dict
+	# shellcheck disable=SC2086
+	nice -n 10 "$B/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+		-max_len=65536 -print_final_stats=1 -artifact_prefix="fuzz/crashes/$t-" $dict \
+		"$work/$t" "fuzz/corpus/$t" > "$work/$t.log" 2>&1
+	rc=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$t.log")
+	time=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/$t.log")
+	ncorp=$(ls "$work/$t" | wc -l)
+	if [ $rc -ne 0 ]; then
+		status=1
+		echo "fuzz_$t: FAILED (exit $rc) after ${runs:-?} executions; log:"
+		grep -E 'ERROR|SUMMARY|runtime error|Test unit written|#0 |#1 |#2 |#3 ' "$work/$t.log" | head -20
+	else
+		echo "fuzz_$t: ${runs:-?} executions in $secs s (${time:-?} exec/s), $ncorp new corpus inputs, no crash"
+	fi
+done
+[ -n "$keep" ] && echo "scratch corpora: $work"
+exit $status

@@ -80,6 +80,8 @@ int ps_zone_create(struct ps_zone *z, const struct ps_zone_desc *d, int index,
 			z->mt[i] = 0xff;
 	z->span_start = d->start_pfn - base;
 	z->span_end = d->start_pfn + d->spanned - base;
+	/* holes are not recorded: the present pages are taken to be the first ones */
+	z->present_end = z->span_start + (d->present && d->present < d->spanned ? d->present : d->spanned);
 	memset(z->pb_mt, PS_MT_MOVABLE, z->nr_pageblocks);
 	for (int o = 0; o < PS_NR_ORDERS; o++)
 		for (int m = 0; m < PS_MT_TYPES; m++)

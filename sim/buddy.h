@@ -57,6 +57,7 @@ struct ps_zone {
 	uint64_t start_pfn;
 	uint32_t nr_pages;		/* spanned, rounded out to 1024-page alignment */
 	uint32_t span_start, span_end;	/* the zone's real span within the arrays */
+	uint32_t present_end;		/* span_start + present pages: where memory is assumed to be */
 	uint32_t *next, *prev;
 	uint8_t *state;
 	uint8_t *mt;

@@ -2,7 +2,7 @@
 /*
  * policy.h - what a replay runs under: a kernel profile and tunables, with
  * the kernel's sysctl names where it has one.  The same `key = value` lines
- * come from policy files (configs/policies/*.policy), from --set, and from
+ * come from policy files (configs/policies/NAME.policy), from --set, and from
  * the recorded machine's /proc/sys/vm (the defaults).
  *
  * Keys: kernel (a profile name or release), vm.min_free_kbytes,

@@ -9,8 +9,9 @@
  *    a zone_locked event, or first drained, was on a per-CPU list.  Free
  *    blocks of the before/ snapshot (pagetypeinfo per order and type, else
  *    buddyinfo) that the trace does not account for are placed in pages the
- *    trace never touches, highest order first, from the top of the zone
- *    down.  Pageblock types come from the first zone_locked/drain event in a
+ *    trace never touches, highest order first, from the top of the zone's
+ *    memory down (its first `present` pages, or up to the highest page the
+ *    trace touches: holes are not recorded).  Pageblock types come from the first zone_locked/drain event in a
  *    block (before any extfrag event there), then from pagetypeinfo's block
  *    counts: missing UNMOVABLE and RECLAIMABLE blocks go to the lowest
  *    blocks without evidence, the rest are MOVABLE.  See docs/replay.md.
@@ -78,6 +79,21 @@ struct ps_replay {
 	} kswapd[PS_MAX_NODES];
 	uint64_t reclaimed_then_freed;
 	uint64_t node_reclaims, node_reclaimed;
+	/* the traced machine's address space (same as the model's unless cross) */
+	int cross;
+	const struct ps_machine *tm;
+	int nr_tz;
+	struct tzone {
+		uint64_t base;		/* first pfn of the arrays (1024-aligned) */
+		uint32_t nr_pages;
+		int node;
+		uint64_t gbase;		/* global traced index of base */
+	} *tz;
+	uint8_t **ttouch;		/* cross: pass-1 first touch per traced page */
+	uint64_t traced_pages;
+	int16_t cpu_to_cpu[PS_MAX_CPUS];	/* traced CPU -> model CPU */
+	int node_to_node[PS_MAX_NODES];		/* traced node -> model node */
+	uint64_t cross_preused_pages, cross_unplaced_pages;
 	int node_order[PS_MAX_NODES][PS_MAX_NODES];
 	int nr_node_order[PS_MAX_NODES];
 };
@@ -100,11 +116,95 @@ static struct ps_zone *zone_of(struct ps_replay *r, uint64_t pfn, uint32_t *idx)
 	return &r->zones[zi];
 }
 
+/* Traced zone index and index within it of a traced pfn, or -1. */
+static int tzone_of(struct ps_replay *r, uint64_t pfn, uint32_t *tidx)
+{
+	int zi = pfn == PS_PFN_NONE ? -1 : ps_machine_zone_of(r->tm, pfn);
+
+	if (zi < 0)
+		return -1;
+	*tidx = pfn - r->tz[zi].base;
+	return zi;
+}
+
 static void model_extfrag(void *ctx, const struct ps_event *ev)
 {
 	struct ps_replay *r = ctx;
 
 	ps_counters_event(&r->cnt, ev);
+}
+
+int ps_replay_parse_cpu_map(const char *text, int16_t *map)
+{
+	const char *p = text;
+
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b, node;
+
+		if (end == p || a < 0 || a >= PS_MAX_CPUS)
+			return -1;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a || b >= PS_MAX_CPUS)
+				return -1;
+			p = end;
+		}
+		if (*p != ':')
+			return -1;
+		node = strtol(p + 1, &end, 10);
+		if (end == p + 1 || node < 0 || node >= PS_MAX_NODES)
+			return -1;
+		p = end;
+		for (long c = a; c <= b; c++)
+			map[c] = node;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Traced CPUs onto the model machine.  Same machine: identity.  Another
+ * machine: traced CPU c of traced node n goes to model node n modulo the
+ * model's nodes (or the node --cpu-map names), as that node's k-th CPU
+ * (modulo its CPU count), k being c's rank among n's CPUs.  A traced node
+ * maps to the model node of its first CPU.
+ */
+static void build_cpu_map(struct ps_replay *r, const struct ps_replay_opts *o)
+{
+	const struct ps_machine *m = r->m, *tm = r->tm;
+	int rank[PS_MAX_NODES] = { 0 };
+
+	for (int n = 0; n < PS_MAX_NODES; n++)
+		r->node_to_node[n] = m->nr_nodes ? n % m->nr_nodes : 0;
+	for (int c = 0; c < PS_MAX_CPUS; c++)
+		r->cpu_to_cpu[c] = c;
+	if (!r->cross)
+		return;
+	for (int c = 0; c < PS_MAX_CPUS; c++) {
+		int tn = c < tm->nr_cpus ? tm->cpu_node[c] : -1, mn, k, cnt = 0;
+
+		mn = o->cpu_node_map[c] >= 0 ? o->cpu_node_map[c] : (tn >= 0 ? tn % (m->nr_nodes ? m->nr_nodes : 1) : 0);
+		k = tn >= 0 ? rank[tn]++ : c;
+		for (int mc = 0; mc < m->nr_cpus; mc++)
+			cnt += m->cpu_node[mc] == mn;
+		r->cpu_to_cpu[c] = m->nr_cpus ? c % m->nr_cpus : 0;
+		if (cnt) {
+			k %= cnt;
+			for (int mc = 0; mc < m->nr_cpus; mc++)
+				if (m->cpu_node[mc] == mn && k-- == 0) {
+					r->cpu_to_cpu[c] = mc;
+					break;
+				}
+		}
+		if (tn >= 0 && rank[tn] == 1)
+			r->node_to_node[tn] = mn;
+	}
 }
 
 /* Node order of each node's ZONELIST_FALLBACK, by the profile's kernel rules (zonelist.c). */
@@ -228,14 +328,44 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 			goto nomem;
 		memset(r->pb_evidence[i], 0xff, z->nr_pageblocks);
 	}
+	/* the traced machine's address space */
+	r->tm = o->traced ? o->traced : m;
+	r->cross = o->traced && o->traced != m;
+	if (r->cross && o->mode != PS_REPLAY_SIMULATE) {
+		snprintf(err, len, "follow mode replays a trace on the machine it was recorded on; use --mode simulate with --machine");
+		ps_replay_destroy(r);
+		return NULL;
+	}
+	r->nr_tz = r->tm->nr_zones;
+	r->tz = calloc(r->nr_tz ? r->nr_tz : 1, sizeof(*r->tz));
+	if (!r->tz)
+		goto nomem;
+	for (int i = 0; i < r->nr_tz; i++) {
+		const struct ps_zone_desc *d = &r->tm->zones[i];
+		uint64_t base = d->start_pfn & ~1023ull, end = (d->start_pfn + d->spanned + 1023) & ~1023ull;
+
+		r->tz[i].base = base;
+		r->tz[i].nr_pages = end - base;
+		r->tz[i].node = d->node;
+		r->tz[i].gbase = r->traced_pages;
+		r->traced_pages += end - base;
+	}
+	if (r->cross) {
+		r->ttouch = calloc(r->nr_tz, sizeof(*r->ttouch));
+		if (!r->ttouch)
+			goto nomem;
+		for (int i = 0; i < r->nr_tz; i++)
+			if (!(r->ttouch[i] = calloc(r->tz[i].nr_pages, 1)))
+				goto nomem;
+	}
 	if (o->mode == PS_REPLAY_SIMULATE) {
-		if (r->total_pages >= PS_NIL) {
+		if (r->total_pages >= PS_NIL || r->traced_pages >= PS_NIL) {
 			snprintf(err, len, "machine too large for the simulate-mode table (%llu pages)",
 				 (unsigned long long)r->total_pages);
 			ps_replay_destroy(r);
 			return NULL;
 		}
-		r->map = calloc(r->total_pages, sizeof(*r->map));
+		r->map = calloc(r->traced_pages, sizeof(*r->map));
 		if (!r->map)
 			goto nomem;
 		for (int n = 0; n < m->nr_nodes && n < PS_MAX_NODES; n++) {
@@ -277,6 +407,7 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 	ps_counters_init(&r->cnt, m, m->pageblock_order);
 	ps_counters_init(&r->inv, m, m->pageblock_order);
 	build_node_order(r);
+	build_cpu_map(r, o);
 	return r;
 nomem:
 	snprintf(err, len, "out of memory building the model");
@@ -314,6 +445,10 @@ void ps_replay_destroy(struct ps_replay *r)
 	free(r->pcps);
 	free(r->shadow);
 	free(r->section);
+	for (int i = 0; r->ttouch && i < r->nr_tz; i++)
+		free(r->ttouch[i]);
+	free(r->ttouch);
+	free(r->tz);
 	for (int n = 0; n < PS_MAX_NODES; n++)
 		free(r->kswapd[n].ring);
 	free(r);
@@ -336,6 +471,27 @@ void ps_replay_prepass(struct ps_replay *r, const struct ps_event *ev)
 
 	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
 		return;
+	if (r->cross) {
+		/* another machine: only which traced blocks were allocated at the start matters */
+		int ti = tzone_of(r, ev->pfn, &idx);
+		uint8_t *t;
+
+		if (ti < 0 || ev->type == PS_EV_EXTFRAG)
+			return;
+		t = r->ttouch[ti];
+		if (order >= PS_NR_ORDERS || (idx & ((1u << order) - 1)))
+			order = 0;
+		cls = ev->type == PS_EV_FREE ? T_FREED : T_BUDDY;
+		n = 1u << order;
+		if (idx + n > r->tz[ti].nr_pages)
+			n = r->tz[ti].nr_pages - idx;
+		if (!t[idx])
+			t[idx] = cls | T_HEAD | order << T_ORDER_SHIFT;
+		for (uint32_t i = 1; i < n; i++)
+			if (!t[idx + i])
+				t[idx + i] = cls;
+		return;
+	}
 	z = zone_of(r, ev->pfn, &idx);
 	if (!z)
 		return;
@@ -366,6 +522,8 @@ void ps_replay_prepass(struct ps_replay *r, const struct ps_event *ev)
 	n = 1u << order;
 	if (idx + n > z->nr_pages)
 		n = z->nr_pages - idx;
+	if (idx + n > z->present_end && idx + n <= z->span_end)
+		z->present_end = idx + n;	/* the trace shows memory there */
 	/* a block first seen whole keeps its order (a pcp block at the start) */
 	if (!r->touch[zi][idx])
 		r->touch[zi][idx] = cls | T_HEAD | order << T_ORDER_SHIFT;
@@ -434,11 +592,11 @@ static uint64_t place_blocks(struct ps_replay *r, int zi, int order, int mt, uin
 
 	if (!need)
 		return 0;
-	for (int64_t b = (int64_t)((z->span_end - n) & ~(n - 1)); b >= (int64_t)z->span_start && placed < need;
+	for (int64_t b = (int64_t)((z->present_end - n) & ~(n - 1)); b >= (int64_t)z->span_start && placed < need;
 	     b -= n) {
 		uint32_t i, buddy;
 
-		if (b < (int64_t)z->span_start || b + n > z->span_end)
+		if (b < (int64_t)z->span_start || b + n > z->present_end)
 			continue;
 		if (order < z->pageblock_order && ps_pageblock_mt(z, b) != mt)
 			continue;
@@ -515,8 +673,110 @@ static void build_zone(struct ps_replay *r, int zi)
 	}
 }
 
+/* A block of @order on @node's zones (highest zone first); the zone, or NULL. */
+static struct ps_zone *alloc_on_node(struct ps_replay *r, int node, int order, int mt, uint32_t *idx)
+{
+	for (int t = PS_ZONE_NR - 1; t >= 0; t--)
+		for (int zi = 0; zi < r->nr_zones; zi++) {
+			struct ps_zone *z = &r->zones[zi];
+
+			if (z->node != node || z->type != t)
+				continue;
+			*idx = ps_rmqueue(z, order, mt, NULL);
+			if (*idx != PS_NIL)
+				return z;
+		}
+	return NULL;
+}
+
+/*
+ * The initial state on another machine: every page of the model free (in
+ * the largest aligned blocks, pageblocks MOVABLE, as after boot), then the
+ * traced blocks allocated at the start of the trace (those it frees before
+ * allocating) allocated on the mapped node, then as many more pages per
+ * mapped node as the recorded machine had in use on the traced node
+ * (managed - free in the before/ snapshot), as MOVABLE blocks.  What the
+ * recorded machine's used memory was made of is not carried over.
+ */
+static void build_cross(struct ps_replay *r)
+{
+	uint64_t used[PS_MAX_NODES] = { 0 }, placed[PS_MAX_NODES] = { 0 };
+
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		struct ps_zone *z = &r->zones[zi];
+
+		z->extfrag = NULL;	/* no events while setting up */
+		for (uint32_t p = z->span_start; p < z->present_end;) {
+			int o = PS_NR_ORDERS - 1;
+
+			while (o > 0 && ((p & ((1u << o) - 1)) || p + (1u << o) > z->present_end))
+				o--;
+			ps_zone_mark(z, p, o, PG_ALLOC, PS_MT_MOVABLE);
+			ps_free_one_page(z, p, o, PS_MT_MOVABLE, 0);
+			p += 1u << o;
+		}
+	}
+	for (int ti = 0; ti < r->nr_tz; ti++) {
+		const uint8_t *t = r->ttouch[ti];
+		int mn = r->node_to_node[r->tz[ti].node];
+
+		for (uint32_t i = 0; i < r->tz[ti].nr_pages; i++) {
+			uint32_t idx;
+			struct ps_zone *z;
+			int o;
+
+			if (T_CLASS(t[i]) != T_FREED || !(t[i] & T_HEAD))
+				continue;
+			o = T_ORDER(t[i]);
+			z = alloc_on_node(r, mn, o, PS_MT_MOVABLE, &idx);
+			if (!z) {
+				r->cross_unplaced_pages += 1u << o;
+				continue;
+			}
+			for (uint32_t k = 0; k < (1u << o) && i + k < r->tz[ti].nr_pages; k++)
+				r->map[r->tz[ti].gbase + i + k] = (uint32_t)(r->gbase[z->index] + idx + k + 1);
+			placed[mn] += 1u << o;
+		}
+	}
+	for (int i = 0; i < r->tm->nr_zones; i++) {
+		const struct ps_zone_desc *d = &r->tm->zones[i];
+
+		if (d->managed > d->free_pages)
+			used[r->node_to_node[d->node]] += d->managed - d->free_pages;
+	}
+	for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES; n++) {
+		uint64_t want = used[n] > placed[n] ? used[n] - placed[n] : 0;
+
+		for (int o = PS_NR_ORDERS - 1; o >= 0 && want; o--)
+			while (want >= (1ull << o)) {
+				uint32_t idx;
+
+				if (!alloc_on_node(r, n, o, PS_MT_MOVABLE, &idx))
+					break;
+				want -= 1ull << o;
+				r->cross_preused_pages += 1ull << o;
+			}
+		r->cross_unplaced_pages += want;
+	}
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		struct ps_zone *z = &r->zones[zi];
+
+		z->extfrag = model_extfrag;
+		z->fallbacks = z->fallbacks_fragmenting = z->claims = z->boosts = 0;
+		z->watermark_boost = 0;
+	}
+}
+
 int ps_replay_start(struct ps_replay *r, char *err, int len)
 {
+	if (r->cross) {
+		build_cross(r);
+		free_pass1(r);
+		for (int zi = 0; zi < r->nr_zones; zi++)
+			if (ps_zone_check(&r->zones[zi], err, len) < 0)
+				return -1;
+		return 0;
+	}
 	for (int zi = 0; zi < r->nr_zones; zi++)
 		build_zone(r, zi);
 	if (r->map) {
@@ -959,7 +1219,7 @@ static int reclaim_one(struct ps_replay *r, int node)
 		z = zone_of_global(r, g - 1, &idx);
 		if (z->node != node || ps_zone_block_of(z, idx, &h, &order) != PG_ALLOC || h != idx)
 			continue;
-		for (uint32_t i = 0; i < (1u << order) && tg + i < r->total_pages; i++)
+		for (uint32_t i = 0; i < (1u << order) && tg + i < r->traced_pages; i++)
 			r->map[tg + i] = MAP_RECLAIMED;
 		/* kswapd frees through the per-CPU lists of a CPU of its node */
 		for (int c = 0; c < r->m->nr_cpus; c++)
@@ -1110,46 +1370,50 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 
 static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 {
-	struct ps_zone *tz, *z;
+	struct ps_zone *z;
 	uint32_t tidx, idx;
+	int ti, cpu = ev->cpu < PS_MAX_CPUS ? r->cpu_to_cpu[ev->cpu] : ev->cpu;
 
 	run_kswapd(r, ev->ts_ns);
 	if (ev->type == PS_EV_ALLOC) {
 		struct ps_event a = *ev;
 		int node, thisnode = !!(ev->gfp & PS_GFP_THISNODE), mt = ev->migratetype;
+		uint64_t tg;
 
 		if (ev->pfn == PS_PFN_NONE) {
 			r->sim_skipped_failed++;
 			ps_counters_event(&r->cnt, ev);
 			return;
 		}
-		tz = zone_of(r, ev->pfn, &tidx);
-		if (!tz) {
+		ti = tzone_of(r, ev->pfn, &tidx);
+		if (ti < 0) {
 			ps_counters_event(&r->cnt, ev);	/* counted as outside */
 			return;
 		}
-		node = thisnode ? tz->node : ps_machine_cpu_node(r->m, ev->cpu);
+		tg = r->tz[ti].gbase + tidx;
+		node = thisnode ? r->node_to_node[r->tz[ti].node] : ps_machine_cpu_node(r->m, cpu);
 		if (node < 0)
-			node = tz->node;
+			node = r->node_to_node[r->tz[ti].node];
 		if (mt < 0)
 			mt = PS_MT_MOVABLE;
 		for (int zi = 0; zi < r->nr_zones; zi++) {
 			r->zones[zi].now_ns = ev->ts_ns;
-			r->zones[zi].now_cpu = ev->cpu;
+			r->zones[zi].now_cpu = cpu;
 		}
-		z = walk(r, ev->cpu, node, thisnode, gfp_zone(ev->gfp), ev->order, mt, &idx);
+		z = walk(r, cpu, node, thisnode, gfp_zone(ev->gfp), ev->order, mt, &idx);
 		if (!z) {
 			r->sim_alloc_failed++;
 			return;
 		}
 		ps_zone_mark(z, idx, ev->order, PG_ALLOC, mt);
-		for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < tz->nr_pages; i++)
-			r->map[r->gbase[tz->index] + tidx + i] = (uint32_t)(r->gbase[z->index] + idx + i + 1);
+		for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < r->tz[ti].nr_pages; i++)
+			r->map[tg + i] = (uint32_t)(r->gbase[z->index] + idx + i + 1);
 		if (mt == PS_MT_MOVABLE && !(ev->gfp & PS_GFP_ZERO))
-			lru_add(r, z->node, (uint32_t)(r->gbase[tz->index] + tidx));
+			lru_add(r, z->node, (uint32_t)tg);
 		if ((long)z->nr_free_pages < z->wmark_low)
 			wake_kswapd(r, z->node, ev->ts_ns);
 		a.pfn = z->start_pfn + idx;
+		a.cpu = cpu;
 		ps_counters_event(&r->cnt, &a);
 		return;
 	}
@@ -1158,20 +1422,21 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 			r->cnt.events[ev->type]++;
 		return;
 	}
-	tz = zone_of(r, ev->pfn, &tidx);
-	if (!tz) {
+	ti = tzone_of(r, ev->pfn, &tidx);
+	if (ti < 0) {
 		ps_counters_event(&r->cnt, ev);
 		return;
 	}
 	{
-		uint64_t g = r->map[r->gbase[tz->index] + tidx], gi;
+		uint64_t tg = r->tz[ti].gbase + tidx, g = r->map[tg];
+		uint32_t n = 1u << ev->order;
 		struct ps_event f = *ev;
-		int zi;
 
+		if (tidx + n > r->tz[ti].nr_pages)
+			n = r->tz[ti].nr_pages - tidx;
 		if (g == MAP_RECLAIMED) {
 			/* the model's kswapd reclaimed it already */
-			for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < tz->nr_pages; i++)
-				r->map[r->gbase[tz->index] + tidx + i] = 0;
+			memset(&r->map[tg], 0, n * sizeof(*r->map));
 			r->reclaimed_then_freed += 1u << ev->order;
 			r->cnt.events[PS_EV_FREE]++;
 			return;
@@ -1183,24 +1448,20 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 			r->cnt.events[PS_EV_FREE]++;
 			return;
 		}
-		gi = g - 1;
-		for (zi = r->nr_zones - 1; zi > 0 && r->gbase[zi] > gi; zi--)
-			;
-		z = &r->zones[zi];
-		idx = gi - r->gbase[zi];
-		for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < tz->nr_pages; i++)
-			r->map[r->gbase[tz->index] + tidx + i] = 0;
+		z = zone_of_global(r, g - 1, &idx);
+		memset(&r->map[tg], 0, n * sizeof(*r->map));
 		if ((idx & ((1u << ev->order) - 1)) || reshape_alloc(z, idx, ev->order) < 0) {
 			defect(r, PS_DEF_SHAPE, ev, "free of a traced block the model did not allocate whole");
 			return;
 		}
 		if (ps_pcp_allowed(r->o.profile, ev->order, z->pageblock_order)) {
-			ps_pcp_free(z, pcp_of(r, z, ev->cpu), idx, ev->order);
+			ps_pcp_free(z, pcp_of(r, z, cpu), idx, ev->order);
 		} else {
 			z->lock_acquisitions++;
 			ps_free_block(z, idx, ev->order);
 		}
 		f.pfn = z->start_pfn + idx;
+		f.cpu = cpu;
 		ps_counters_event(&r->cnt, &f);
 	}
 }
@@ -1297,6 +1558,10 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		SET("replay_sim_alloc_failed", r->sim_alloc_failed);
 		SET("replay_sim_skipped_failed_allocs", r->sim_skipped_failed);
 		SET("replay_sim_watermarks_ignored", r->sim_wmark_ignored);
+		if (r->cross) {
+			SET("replay_cross_preused_pages", r->cross_preused_pages);
+			SET("replay_cross_unplaced_pages", r->cross_unplaced_pages);
+		}
 		SET("replay_reclaimed_then_freed_pages", r->reclaimed_then_freed);
 		SET("model_node_reclaim_calls", r->node_reclaims);
 		SET("model_node_reclaimed_pages", r->node_reclaimed);

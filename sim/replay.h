@@ -46,7 +46,20 @@ struct ps_replay_opts {
 	int defrag_mode;		/* vm.defrag_mode */
 	/* tunables in force and as recorded (PS_UNSET where unknown) */
 	struct ps_policy policy, recorded;
+	/*
+	 * Replaying on another machine (simulate mode only): the machine the
+	 * trace was recorded on (NULL: the same as the model's), and the model
+	 * node of each traced CPU (-1: by the default rule, see replay.c).
+	 */
+	const struct ps_machine *traced;
+	int16_t cpu_node_map[PS_MAX_CPUS];
 };
+
+/*
+ * Parses --cpu-map "0-1:0,2-3:1" (traced CPUs : model node) into @map
+ * (entries not named stay -1).  Returns 0 or -1 on a syntax error.
+ */
+int ps_replay_parse_cpu_map(const char *text, int16_t *map);
 
 struct ps_replay;
 

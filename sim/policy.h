@@ -9,7 +9,8 @@
  * vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode,
  * vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat,
  * pcp.batch, pcp.high (override every zone's per-CPU list sizes),
- * kswapd.reclaim_pages_per_ms (the model's kswapd speed).
+ * kswapd.reclaim_pages_per_ms (the model's kswapd speed), watermark.legacy (1:
+ * the pre-4.6 rule low = min + min/4, high = min + min/2, whatever the kernel).
  */
 #ifndef PS_POLICY_H
 #define PS_POLICY_H
@@ -37,6 +38,7 @@ struct ps_policy {
 	long numa_stat;
 	long pcp_batch, pcp_high;
 	long kswapd_rate;			/* pages per ms */
+	long wmark_legacy;			/* 1: the pre-4.6 watermark rule whatever the kernel */
 	/* which keys were given explicitly (bit per key), for duplicate checks */
 	unsigned long given;
 };

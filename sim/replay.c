@@ -252,7 +252,7 @@ static void build_node_order(struct ps_replay *r)
 static void apply_policy(struct ps_replay *r)
 {
 	const struct ps_policy *p = &r->o.policy, *rec = &r->o.recorded;
-	int old_rule = r->o.profile->kver_max < PS_KVER(4, 6, 0);
+	int old_rule = r->o.profile->kver_max < PS_KVER(4, 6, 0) || p->wmark_legacy == 1;
 	int rec_old_rule = r->m->kver && r->m->kver < PS_KVER(4, 6, 0);
 	int changed = old_rule != rec_old_rule;
 	struct ps_wmark_tunables t;
@@ -266,7 +266,7 @@ static void apply_policy(struct ps_replay *r)
 		r->zones[i].boost_factor = p->watermark_boost_factor != PS_UNSET ? p->watermark_boost_factor : 15000;
 	if (!changed)
 		return;
-	ps_wmark_tunables_default(&t, r->o.profile->kver_max);
+	ps_wmark_tunables_default(&t, old_rule ? PS_KVER(4, 5, 255) : r->o.profile->kver_max);
 	if (p->min_free_kbytes != PS_UNSET)
 		t.min_free_kbytes = p->min_free_kbytes;
 	if (p->watermark_scale_factor != PS_UNSET)

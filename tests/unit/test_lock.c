@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_lock.c - the zone-lock queue (exact waits, FIFO order, no wait
+ * without overlap, carried delays), the cache-line rule on hand-built access
+ * sequences, the 3.17 and 4.0 layouts, and the follow-mode grouping.
+ */
+#include <string.h>
+
+#include "../../sim/lock.h"
+#include "check.h"
+
+static struct ps_lock *make(const char *layout, uint64_t acq, uint64_t page, int carry)
+{
+	struct ps_lock_params p;
+	struct ps_error err;
+
+	ps_lock_params_init(&p);
+	p.acquire_ns = acq;
+	p.page_ns = page;
+	p.carry = carry;
+	ps_zone_layout_builtin(&p.layout, layout);
+	return ps_lock_create(&p, 2, 4, &err);
+}
+
+static void sect(struct ps_lock *lk, int cpu, uint64_t t, int nr, int cause)
+{
+	struct ps_lock_sect s = { .t_ns = t, .t_last_ns = t, .zone = 0, .cpu = cpu, .nr = nr, .order = 0,
+				  .mt = PS_MT_MOVABLE, .cause = cause };
+
+	ps_lock_submit(lk, &s);
+}
+
+static void test_overlap(void)
+{
+	struct ps_lock *lk = make("4.0", 100, 10, 1);
+	struct ps_lock_zone_stats st;
+
+	sect(lk, 0, 1000, 10, PS_LOCK_REFILL);	/* holds 1000..1200 */
+	sect(lk, 1, 1050, 5, PS_LOCK_DRAIN);	/* arrives 1050, waits 150, holds 1200..1350 */
+	ps_lock_finish(lk);
+	ps_lock_stats(lk, 0, &st);
+	CHECK_EQ(ps_lock_total(st.acquisitions), 2);
+	CHECK_EQ(ps_lock_total(st.contended), 1);
+	CHECK_EQ(st.contended[PS_LOCK_DRAIN], 1);
+	CHECK_EQ(ps_lock_total(st.wait_ns), 150);
+	CHECK_EQ(st.wait_ns[PS_LOCK_DRAIN], 150);
+	CHECK_EQ(ps_lock_total(st.hold_ns), 200 + 150);
+	ps_lock_stats(lk, 1, &st);
+	CHECK_EQ(ps_lock_total(st.acquisitions), 0);
+	ps_lock_destroy(lk);
+}
+
+static void test_no_overlap(void)
+{
+	struct ps_lock *lk = make("4.0", 100, 10, 1);
+	struct ps_lock_zone_stats st;
+	struct ps_lock_served rec[8];
+	int n;
+
+	ps_lock_record(lk, rec, 8, &n);
+	sect(lk, 0, 1000, 10, PS_LOCK_REFILL);	/* 1000..1200 */
+	sect(lk, 1, 1200, 10, PS_LOCK_REFILL);	/* free exactly then */
+	sect(lk, 2, 5000, 0, PS_LOCK_DIRECT_FREE);
+	ps_lock_finish(lk);
+	ps_lock_stats(lk, 0, &st);
+	CHECK_EQ(ps_lock_total(st.acquisitions), 3);
+	CHECK_EQ(ps_lock_total(st.contended), 0);
+	CHECK_EQ(ps_lock_total(st.wait_ns), 0);
+	CHECK_EQ(n, 3);
+	CHECK_EQ(rec[1].start, 1200);
+	CHECK_EQ(rec[2].start, 5000);
+	ps_lock_destroy(lk);
+}
+
+static void test_fifo(void)
+{
+	struct ps_lock *lk = make("4.0", 100, 10, 1);
+	struct ps_lock_zone_stats st;
+	struct ps_lock_served rec[8];
+	int n;
+
+	ps_lock_record(lk, rec, 8, &n);
+	sect(lk, 0, 1000, 10, PS_LOCK_REFILL);	/* 1000..1200 */
+	sect(lk, 1, 1100, 0, PS_LOCK_REFILL);	/* waits 100: 1200..1300; CPU 1 now 100 ns late */
+	sect(lk, 1, 1150, 0, PS_LOCK_REFILL);	/* reaches the lock at max(1150 + 100, 1300) = 1300 */
+	sect(lk, 2, 1250, 0, PS_LOCK_REFILL);	/* reaches it at 1250: before CPU 1's second section */
+	ps_lock_finish(lk);
+	CHECK_EQ(n, 4);
+	CHECK_EQ(rec[0].cpu, 0);
+	CHECK_EQ(rec[1].cpu, 1);
+	CHECK_EQ(rec[2].cpu, 2);	/* FIFO by arrival, not by submission */
+	CHECK_EQ(rec[2].arrival, 1250);
+	CHECK_EQ(rec[2].start, 1300);
+	CHECK_EQ(rec[3].cpu, 1);
+	CHECK_EQ(rec[3].arrival, 1300);
+	CHECK_EQ(rec[3].start, 1400);
+	ps_lock_stats(lk, 0, &st);
+	CHECK_EQ(ps_lock_total(st.wait_ns), 100 + 50 + 100);
+	CHECK_EQ(ps_lock_total(st.contended), 3);
+	ps_lock_destroy(lk);
+
+	/* without carry, CPU 1's second section arrives at max(1150, 1300): same here; a later one is not late */
+	lk = make("4.0", 100, 10, 0);
+	ps_lock_record(lk, rec, 8, &n);
+	sect(lk, 0, 1000, 10, PS_LOCK_REFILL);
+	sect(lk, 1, 1100, 0, PS_LOCK_REFILL);	/* waits 100 */
+	sect(lk, 1, 2000, 0, PS_LOCK_REFILL);	/* carry 0: at 2000; carry 1 would be 2100 */
+	ps_lock_finish(lk);
+	CHECK_EQ(n, 3);
+	CHECK_EQ(rec[2].arrival, 2000);
+	ps_lock_destroy(lk);
+	lk = make("4.0", 100, 10, 1);
+	ps_lock_record(lk, rec, 8, &n);
+	sect(lk, 0, 1000, 10, PS_LOCK_REFILL);
+	sect(lk, 1, 1100, 0, PS_LOCK_REFILL);
+	sect(lk, 1, 2000, 0, PS_LOCK_REFILL);
+	ps_lock_finish(lk);
+	CHECK_EQ(rec[2].arrival, 2100);
+	ps_lock_destroy(lk);
+}
+
+static void test_cl_rule(void)
+{
+	struct ps_cl *cl = ps_cl_create(2, 4);
+
+	CHECK_EQ(ps_cl_access(cl, 0, 5, 0, 1, 0), 0);	/* never written */
+	CHECK_EQ(ps_cl_access(cl, 0, 5, 1, 0, 1), 1);	/* written by CPU 0 */
+	CHECK_EQ(ps_cl_access(cl, 0, 5, 1, 0, 1), 0);	/* valid copy */
+	CHECK_EQ(ps_cl_access(cl, 0, 5, 0, 1, 0), 0);	/* its own line: an invalidation only */
+	CHECK_EQ(ps_cl_access(cl, 0, 5, 1, 0, 1), 1);
+	CHECK_EQ(ps_cl_access(cl, 0, 5, 1, 1, 1), 0);	/* had a valid copy */
+	CHECK_EQ(ps_cl_access(cl, 0, 5, 0, 0, 0), 1);
+	CHECK_EQ(ps_cl_access(cl, 1, 5, 2, 0, 0), 0);	/* other zone: other line */
+	CHECK_EQ(ps_cl_transfers(cl, 0, 0), 1);
+	CHECK_EQ(ps_cl_transfers(cl, 0, 1), 2);
+	/* a spinner re-reads after every store by another CPU */
+	ps_cl_spin_begin(cl, 0, 9, 3, 2);		/* line 9 never written: no transfer */
+	CHECK_EQ(ps_cl_access(cl, 0, 9, 0, 1, 0), 1);	/* CPU 0's store; CPU 3 re-reads */
+	CHECK_EQ(ps_cl_access(cl, 0, 9, 0, 1, 0), 1);
+	CHECK_EQ(ps_cl_access(cl, 0, 8, 0, 1, 0), 0);	/* another line: the spinner does not care */
+	CHECK_EQ(ps_cl_access(cl, 0, 9, 3, 1, 2), 0);	/* the spinner's own store */
+	CHECK_EQ(ps_cl_transfers(cl, 0, 2), 2);
+	ps_cl_spin_end(cl, 0, 3);
+	CHECK_EQ(ps_cl_access(cl, 0, 9, 0, 1, 0), 1);	/* CPU 0 fetches CPU 3's line; nobody spins */
+	CHECK_EQ(ps_cl_transfers(cl, 0, 2), 2);
+	ps_cl_destroy(cl);
+}
+
+static void test_layouts(void)
+{
+	struct ps_zone_layout a, b;
+	struct ps_error err;
+
+	CHECK_EQ(ps_zone_layout_builtin(&a, "3.17"), 0);
+	CHECK_EQ(ps_zone_layout_builtin(&b, "4.0"), 0);
+	CHECK_EQ(ps_zone_layout_builtin(&b, "3.99"), -1);
+	ps_zone_layout_builtin(&b, "4.0");
+	CHECK_EQ(ps_zone_layout_check(&a, &err), 0);
+	CHECK_EQ(ps_zone_layout_check(&b, &err), 0);
+	/* 3.17: the order-0 lists of the pcp types share the lock's line; nr_free does not */
+	for (int mt = 0; mt < 3; mt++)
+		CHECK_EQ(ps_zone_layout_line(&a, PS_ZF_FREE_LIST, 0, mt), ps_zone_layout_line(&a, PS_ZF_LOCK, 0, 0));
+	CHECK(ps_zone_layout_line(&a, PS_ZF_NR_FREE, 0, 0) != ps_zone_layout_line(&a, PS_ZF_LOCK, 0, 0));
+	/* 4.0: nothing of free_area shares the lock's line */
+	for (int o = 0; o < PS_NR_ORDERS; o++) {
+		for (int mt = 0; mt < 6; mt++)
+			CHECK(ps_zone_layout_line(&b, PS_ZF_FREE_LIST, o, mt) != ps_zone_layout_line(&b, PS_ZF_LOCK, 0, 0));
+		CHECK(ps_zone_layout_line(&b, PS_ZF_NR_FREE, o, 0) != ps_zone_layout_line(&b, PS_ZF_LOCK, 0, 0));
+	}
+	/* keys and errors */
+	CHECK_EQ(ps_zone_layout_set(&b, "lock.offset", "200", "t", &err), 0);
+	CHECK_EQ(ps_zone_layout_check(&b, &err), -1);	/* overlaps free_area */
+	CHECK(strstr(err.msg, "overlaps") != NULL);
+	CHECK_EQ(ps_zone_layout_set(&b, "lock.offset", "x", "t", &err), -1);
+	CHECK_EQ(ps_zone_layout_set(&b, "nonsense", "1", "t", &err), 1);
+	CHECK_EQ(ps_zone_layout_set(&b, "base", "3.17", "t", &err), 0);
+	CHECK_EQ(b.lock_offset, a.lock_offset);
+}
+
+/*
+ * Two CPUs, one contended handoff, hand-counted (docs/lock-model.md, access
+ * pattern).  acquire 100 ns, 10 ns per block; CPU 0 refills 4 blocks at
+ * 1000 (holds 1000..1140), CPU 1 refills 4 at 1050 (waits until 1140).
+ * 4.0: CPU 1's ticket fetches the lock line (1); CPU 0's unlock fetches it
+ * back (1) and CPU 1 re-reads it (1); CPU 1 then fetches the order-0 list,
+ * nr_free and vm_stat lines CPU 0 wrote (3): 6.
+ * 3.17: ticket (1); CPU 0's first list store fetches the lock line back (1);
+ * CPU 1 re-reads after each of CPU 0's 4 list stores and the unlock (5);
+ * CPU 1's list stores hit the line it holds; nr_free and vm_stat (2): 9.
+ */
+static uint64_t two_cpu_transfers(const char *layout, uint64_t t1)
+{
+	struct ps_lock *lk = make(layout, 100, 10, 1);
+	struct ps_lock_zone_stats st;
+	uint64_t n;
+
+	sect(lk, 0, 1000, 4, PS_LOCK_REFILL);
+	sect(lk, 1, t1, 4, PS_LOCK_REFILL);
+	ps_lock_finish(lk);
+	ps_lock_stats(lk, 0, &st);
+	n = ps_lock_total(st.transfers);
+	ps_lock_destroy(lk);
+	return n;
+}
+
+static void test_section_transfers(void)
+{
+	CHECK_EQ(two_cpu_transfers("4.0", 1050), 6);
+	CHECK_EQ(two_cpu_transfers("3.17", 1050), 9);
+	/*
+	 * Uncontended handoff (CPU 1 at 2000): 4.0 fetches vm_stat (watermark
+	 * check), the lock, the list and nr_free lines: 4; 3.17 gets the list
+	 * head with the lock line: 3 (what 3484b2de9499 was for).
+	 */
+	CHECK_EQ(two_cpu_transfers("4.0", 2000), 4);
+	CHECK_EQ(two_cpu_transfers("3.17", 2000), 3);
+}
+
+static void test_follow_grouping(void)
+{
+	struct ps_machine m;
+	struct ps_lock_params p;
+	struct ps_lock *lk;
+	struct ps_lock_follow *f;
+	struct ps_lock_follow_stats fs;
+	struct ps_lock_zone_stats st;
+	struct ps_error err;
+	const struct ps_profile *prof = ps_profile_by_name("6.1");
+	struct ps_event evs[] = {
+		/* CPU 0: a refill of 3 with a fallback inside, ended by its mm_page_alloc */
+		{ .ts_ns = 100, .pfn = 0x1000, .cpu = 0, .type = PS_EV_ZONE_LOCKED, .percpu_refill = 1, .migratetype = 1 },
+		{ .ts_ns = 110, .pfn = 0x1001, .cpu = 0, .type = PS_EV_ZONE_LOCKED, .percpu_refill = 1, .migratetype = 1 },
+		/* CPU 1 interleaves: a drain of 2 */
+		{ .ts_ns = 115, .pfn = 0x2000, .cpu = 1, .type = PS_EV_FREE, .order = 0 },
+		{ .ts_ns = 116, .pfn = 0x3000, .cpu = 1, .type = PS_EV_PCPU_DRAIN, .order = 0 },
+		{ .ts_ns = 120, .pfn = 0x1100, .cpu = 0, .type = PS_EV_EXTFRAG },
+		{ .ts_ns = 121, .pfn = 0x1100, .cpu = 0, .type = PS_EV_ZONE_LOCKED, .percpu_refill = 1, .migratetype = 1 },
+		{ .ts_ns = 122, .pfn = 0x3001, .cpu = 1, .type = PS_EV_PCPU_DRAIN, .order = 0 },
+		{ .ts_ns = 130, .pfn = 0x1000, .cpu = 0, .type = PS_EV_ALLOC, .order = 0 },
+		/* CPU 0: a second refill right after, two direct allocs, a direct free of order 4 */
+		{ .ts_ns = 140, .pfn = 0x1200, .cpu = 0, .type = PS_EV_ZONE_LOCKED, .percpu_refill = 1 },
+		{ .ts_ns = 141, .pfn = 0x1200, .cpu = 0, .type = PS_EV_ALLOC },
+		{ .ts_ns = 150, .pfn = 0x1400, .cpu = 0, .type = PS_EV_ZONE_LOCKED, .order = 4 },
+		{ .ts_ns = 151, .pfn = 0x1500, .cpu = 0, .type = PS_EV_ZONE_LOCKED, .order = 4 },
+		{ .ts_ns = 160, .pfn = 0x1600, .cpu = 1, .type = PS_EV_FREE, .order = 4 },
+		{ .ts_ns = 161, .pfn = 0x1610, .cpu = 1, .type = PS_EV_FREE, .order = 3 },	/* pcp order in 6.1 */
+		{ .ts_ns = 170, .pfn = 0x900000, .cpu = 1, .type = PS_EV_FREE, .order = 5 },	/* no zone */
+	};
+
+	ps_machine_init(&m);
+	m.nr_cpus = 2;
+	m.nr_zones = 1;
+	m.zones[0].node = 0;
+	m.zones[0].type = PS_ZONE_NORMAL;
+	m.zones[0].start_pfn = 0x1000;
+	m.zones[0].spanned = m.zones[0].present = m.zones[0].managed = 0x10000;
+	ps_lock_params_init(&p);
+	lk = ps_lock_create(&p, 1, 2, &err);
+	f = ps_lock_follow_create(lk, &m, prof, 9);
+	CHECK(f != NULL);
+	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
+		ps_lock_follow_event(f, &evs[i]);
+	ps_lock_follow_finish(f);
+	ps_lock_follow_stats(f, &fs);
+	CHECK_EQ(fs.sections[PS_LOCK_FALLBACK], 1);
+	CHECK_EQ(fs.sections[PS_LOCK_REFILL], 1);
+	CHECK_EQ(fs.sections[PS_LOCK_DRAIN], 1);
+	CHECK_EQ(fs.sections[PS_LOCK_DIRECT_ALLOC], 2);
+	CHECK_EQ(fs.sections[PS_LOCK_DIRECT_FREE], 1);
+	CHECK_EQ(fs.outside_zones, 1);
+	ps_lock_stats(lk, 0, &st);
+	CHECK_EQ(ps_lock_total(st.acquisitions), 6);
+	CHECK_EQ(st.blocks, 3 + 2 + 1 + 2 + 1);
+	/* the fallback refill starts at its first event (100) and the drain at 116: they overlap */
+	CHECK_EQ(st.contended[PS_LOCK_DRAIN], 1);
+	ps_lock_follow_destroy(f);
+	ps_lock_destroy(lk);
+}
+
+int main(void)
+{
+	test_overlap();
+	test_no_overlap();
+	test_fifo();
+	test_cl_rule();
+	test_layouts();
+	test_section_transfers();
+	test_follow_grouping();
+	CHECK_DONE();
+}

@@ -6,8 +6,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../sim/machfile.h"
 #include "../sim/replay.h"
 #include "../trace/kver.h"
+#include "../trace/sysroot.h"
 #include "cli.h"
 #include "input.h"
 
@@ -23,8 +25,13 @@ static const char replay_usage[] =
 	"                     chooses every block under --policy\n"
 	"\n"
 	"options:\n"
-	"  --sysroot DIR      machine layout (default: a before/ directory beside TRACE, or\n"
-	"                     the snapshots inside a pagesim file)\n"
+	"  --sysroot DIR      the layout of the machine the trace was recorded on (default: a\n"
+	"                     before/ directory beside TRACE, or the snapshots in a pagesim file)\n"
+	"  --machine FILE|DIR replay on another machine (simulate mode): a machine file\n"
+	"                     (configs/machines/) or a sysroot directory\n"
+	"  --cpu-map MAP      traced CPUs onto the other machine's nodes, e.g. 0-1:0,2-3:1\n"
+	"                     (default: traced node N goes to node N modulo the nodes, each CPU\n"
+	"                     to the CPU of the same rank there)\n"
 	"  --policy NAME|FILE kernel profile: 4.0 4.4 4.10 4.12 4.13 5.0 5.1 5.10 6.10 6.15 6.18,\n"
 	"                     or any release (4.9, 6.1.0-57-amd64) mapped to its profile, or a\n"
 	"                     policy file of 'key = value' lines (configs/policies/);\n"
@@ -48,12 +55,14 @@ static const char replay_usage[] =
 	"TRACE must be a file (it is read twice: once to infer the starting state).\n"
 	"exit status: 0 success, 1 failure, 2 bad usage\n";
 
-enum { OPT_MODE = 256, OPT_SYSROOT, OPT_POLICY, OPT_SET, OPT_KERNEL, OPT_FORMAT, OPT_STATE, OPT_FOLD,
+enum { OPT_MODE = 256, OPT_SYSROOT, OPT_MACHINE, OPT_CPUMAP, OPT_POLICY, OPT_SET, OPT_KERNEL, OPT_FORMAT, OPT_STATE, OPT_FOLD,
        OPT_STATS, OPT_CHECK, OPT_STRICT, OPT_TRUNC };
 
 static const struct option replay_options[] = {
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "machine", required_argument, NULL, OPT_MACHINE },
+	{ "cpu-map", required_argument, NULL, OPT_CPUMAP },
 	{ "policy", required_argument, NULL, OPT_POLICY },
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
@@ -117,7 +126,8 @@ int cmd_replay(int argc, char **argv)
 	struct ps_out out;
 	struct ps_kv kv;
 	const char *format = "vmstat", *output = NULL, *policy = NULL, *state_dir = NULL;
-	const char *sets[64];
+	const char *sets[64], *machine = NULL, *cpu_map = NULL;
+	struct ps_machine *other = NULL;
 	int nr_sets = 0;
 	char msg[512];
 	int quiet = 0, trunc = 0, stats = 0, opt, rc, ret = PS_EXIT_FAIL;
@@ -134,6 +144,8 @@ int cmd_replay(int argc, char **argv)
 				return ps_usage_error("replay", "--mode must be follow or simulate, not '%s'", optarg);
 			break;
 		case OPT_SYSROOT: io.sysroot = optarg; break;
+		case OPT_MACHINE: machine = optarg; break;
+		case OPT_CPUMAP: cpu_map = optarg; break;
 		case OPT_POLICY: policy = optarg; break;
 		case OPT_SET:
 			if (nr_sets == 64)
@@ -161,6 +173,14 @@ int cmd_replay(int argc, char **argv)
 		return ps_usage_error("replay", optind >= argc ? "missing TRACE" : "more than one TRACE given");
 	if (!strcmp(argv[optind], "-"))
 		return ps_usage_error("replay", "TRACE must be a file: it is read twice");
+	for (int c = 0; c < PS_MAX_CPUS; c++)
+		ro.cpu_node_map[c] = -1;
+	if (cpu_map && ps_replay_parse_cpu_map(cpu_map, ro.cpu_node_map) < 0)
+		return ps_usage_error("replay", "--cpu-map wants TRACED_CPUS:NODE pairs such as 0-1:0,2-3:1, not '%s'", cpu_map);
+	if (cpu_map && !machine)
+		return ps_usage_error("replay", "--cpu-map maps CPUs onto the machine of --machine");
+	if (machine && ro.mode != PS_REPLAY_SIMULATE)
+		return ps_usage_error("replay", "--machine replays on another machine, which needs --mode simulate");
 	ps_policy_init(&ro.policy);
 	ps_policy_init(&ro.recorded);
 	if (policy) {
@@ -206,7 +226,33 @@ int cmd_replay(int argc, char **argv)
 	if (!quiet)
 		fprintf(stderr, "pagesim: replay --mode %s under the %s profile (%s)\n",
 			ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate", ro.profile->name, ro.profile->summary);
-	r = ps_replay_create(&in.machine, &ro, msg, sizeof(msg));
+	if (machine) {
+		struct stat st;
+
+		other = malloc(sizeof(*other));
+		if (!other) {
+			ps_error("out of memory");
+			ps_input_close(&in);
+			return PS_EXIT_FAIL;
+		}
+		if (stat(machine, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (ps_sysroot_load_machine(machine, other, &err) < 0)
+				goto bad_machine;
+		} else if (ps_machine_load(machine, other, &err) < 0) {
+			goto bad_machine;
+		}
+		if (other->page_shift != in.machine.page_shift) {
+			ps_error("%s: page size %d differs from the trace's %d: a trace replays only on a machine of the same page size",
+				 machine, 1 << other->page_shift, 1 << in.machine.page_shift);
+			free(other);
+			ps_input_close(&in);
+			return PS_EXIT_FAIL;
+		}
+		if (in.machine.assumed)
+			ps_warn("the recorded machine's layout is assumed: its nodes and CPUs map onto %s by the default rule", machine);
+		ro.traced = &in.machine;
+	}
+	r = ps_replay_create(other ? other : &in.machine, &ro, msg, sizeof(msg));
 	if (!r) {
 		ps_error("%s", msg);
 		ps_input_close(&in);
@@ -285,5 +331,11 @@ out:
 out_noinput:
 	ps_replay_destroy(r);
 	ps_kv_free(&kv);
+	free(other);
 	return ret;
+bad_machine:
+	ps_error("%s", err.msg);
+	free(other);
+	ps_input_close(&in);
+	return PS_EXIT_FAIL;
 }

@@ -712,7 +712,7 @@ static int fill_marks(struct ctx *c, struct ps_machine *m)
 	if (c->ratios_line && ps_wmark_set_ratios(&t, c->ratios, c->nr_ratios) < 0) {
 		struct ent *e = find_ent(c, "vm.lowmem_reserve_ratio");
 
-		return ent_err(c, e, "%d values: /proc/sys/vm/lowmem_reserve_ratio lists 4 (up to 4.18) or 5 on x86-64 (DMA DMA32 Normal [HighMem] Movable)",
+		return ent_err(c, e, "%d values: /proc/sys/vm/lowmem_reserve_ratio lists 5 values on x86-64 (DMA DMA32 Normal Movable Device), 4 up to 4.18",
 			       c->nr_ratios);
 	}
 	w = malloc(sizeof(*w));

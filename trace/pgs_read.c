@@ -535,8 +535,6 @@ static int decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 				e->change_ownership = 0;
 			}
 		}
-		if (__builtin_expect((e->order | e->alloc_order | e->fallback_order) > PS_EV_MAX_ORDER, 0))
-			goto bad;
 		if ((c & PS_PGS_C_EXT) || e->type == PS_EV_ALLOC) {
 			if (__builtin_expect(end[PS_PGS_COL_GFP] - gfpc < 4, 0))
 				goto bad;
@@ -565,8 +563,8 @@ bad:
 	{
 		const struct frame *f = &st->frames[st->cur - 1];
 
-		return ps_err(err, "%s: byte %llu: event %u of frame %d runs past its column or holds an order above %d: the file is damaged",
-			      r->path, (unsigned long long)f->off, f->nr - st->left + i, st->cur - 1, PS_EV_MAX_ORDER);
+		return ps_err(err, "%s: byte %llu: event %u of frame %d runs past its column: the file is damaged",
+			      r->path, (unsigned long long)f->off, f->nr - st->left + i, st->cur - 1);
 	}
 }
 

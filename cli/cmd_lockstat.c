@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../sim/lock.h"
 #include "../sim/profile.h"
@@ -102,8 +103,9 @@ int cmd_lockstat(int argc, char **argv)
 
 	ps_lock_params_init(&lp);
 	if (layout && ps_zone_layout_builtin(&lp.layout, layout) < 0) {
-		if (!strchr(layout, '/') && !strchr(layout, '.'))
-			return ps_usage_error("lockstat", "--layout '%s' is neither 3.17, 4.0 nor a file", layout);
+		if (access(layout, R_OK) != 0)
+			return ps_usage_error("lockstat", "--layout '%s' is neither 3.17, 4.0 nor a readable layout file",
+					      layout);
 		if (ps_zone_layout_load(&lp.layout, layout, &err) < 0)
 			return ps_usage_error("lockstat", "--layout: %s", err.msg);
 	}

@@ -24,6 +24,8 @@
 #include "machine.h"
 #include "profile.h"
 
+struct ps_lock;
+
 #define PS_NIL UINT32_MAX
 #define PS_MT_TYPES 6		/* free lists: UNMOVABLE MOVABLE RECLAIMABLE HIGHATOMIC(RESERVE) CMA ISOLATE */
 
@@ -82,6 +84,7 @@ struct ps_zone {
 	void *extfrag_ctx;
 	uint64_t now_ns;		/* time of the request in progress (for emitted events) */
 	int now_cpu;
+	struct ps_lock *lock;		/* zone-lock model (sim/lock.h) fed by pcp.c; NULL: none */
 };
 
 /* Allocates the zone's arrays (all pages PG_ALLOC order 0, blocks MOVABLE); -1 on ENOMEM. */

@@ -15,7 +15,15 @@
  */
 #include <string.h>
 
+#include "lock.h"
 #include "pcp.h"
+
+/* A zone-lock section for the lock model, at the time and CPU of the request in progress. */
+static void lock_section(struct ps_zone *z, int pages, int cause)
+{
+	if (z->lock)
+		ps_lock_section(z->lock, z->index, z->now_cpu, z->now_ns, pages, cause);
+}
 
 void ps_pcp_init(struct ps_pcp *pcp, int high, int batch)
 {
@@ -65,6 +73,7 @@ static void drain_one(struct ps_zone *z, uint32_t idx)
 void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list)
 {
 	int nl = ps_pcp_nr_lists(z->prof), pi = start_list;
+	uint64_t pages0 = pcp->drain_pages;
 
 	if (n <= 0 || pcp->count <= 0)
 		return;
@@ -99,6 +108,7 @@ void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list)
 				drain_one(z, idx);
 			} while (--batch_free > 0 && n > 0 && l->tail != PS_NIL);
 		}
+		lock_section(z, (int)(pcp->drain_pages - pages0), PS_LOCK_DRAIN);
 		return;
 	}
 	/* 5.19+: list by list, starting at the freed page's list */
@@ -121,6 +131,7 @@ void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list)
 			drain_one(z, idx);
 		}
 	}
+	lock_section(z, (int)(pcp->drain_pages - pages0), PS_LOCK_DRAIN);
 }
 
 uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
@@ -129,7 +140,8 @@ uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 	uint32_t idx;
 
 	if (l->head == PS_NIL) {
-		int n = pcp->batch, mode = 0;
+		int n = pcp->batch, mode = 0, got = 0;
+		uint64_t fallbacks = z->fallbacks;
 
 		if (order > 0)
 			n = (pcp->batch >> order) > 2 ? pcp->batch >> order : 2;
@@ -147,7 +159,9 @@ uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 			pcp->count += 1 << order;
 			pcp->refill_pages += 1 << order;
 			z->nr_pcp_pages += 1u << order;
+			got++;
 		}
+		lock_section(z, got << order, z->fallbacks != fallbacks ? PS_LOCK_FALLBACK : PS_LOCK_REFILL);
 		if (l->head == PS_NIL)
 			return PS_NIL;
 	}
@@ -166,6 +180,7 @@ void ps_pcp_free(struct ps_zone *z, struct ps_pcp *pcp, uint32_t idx, int order)
 
 	if (mt == PS_MT_ISOLATE) {
 		z->lock_acquisitions++;
+		lock_section(z, 1 << order, PS_LOCK_DIRECT_FREE);
 		ps_free_block(z, idx, order);
 		return;
 	}

@@ -22,7 +22,7 @@
 #define PFN_16M (1ull << 12)	/* end of ZONE_DMA (MAX_DMA_PFN) */
 #define PFN_3G (3ull << 18)	/* start of the PCI hole of the derived layout */
 #define PFN_4G (1ull << 20)	/* end of ZONE_DMA32 (MAX_DMA32_PFN) */
-#define PFN_MAX (1ull << 40)	/* 4 PiB: x86-64 5-level paging */
+#define PFN_MAX (1ull << 38)	/* 1 PiB: keeps the watermark products in 64 bits */
 
 /*
  * The derived layout's constants (docs/configs.md, "memory_mb"): DMA as
@@ -190,7 +190,8 @@ static int get_longs(struct ctx *c, const struct ent *e, long lo, long hi, long 
 			break;
 		errno = 0;
 		v = strtol(p, &end, 10);
-		if (errno == ERANGE || end == p || (*end && !isspace((unsigned char)*end) && *end != ','))
+		if (errno == ERANGE || end == p ||
+		    (*end && !isspace((unsigned char)*end) && *end != ','))
 			return ent_err(c, e, "expected integers separated by blanks, not '%s'", e->val);
 		if (v < lo || v > hi)
 			return ent_err(c, e, "%ld is out of range [%ld, %ld]", v, lo, hi);
@@ -206,9 +207,12 @@ static int zone_type_of(const char *s, size_t len)
 {
 	static const int types[] = { PS_ZONE_DMA, PS_ZONE_DMA32, PS_ZONE_NORMAL, PS_ZONE_MOVABLE };
 
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		if (strlen(ps_zone_names[types[i]]) == len && !strncmp(s, ps_zone_names[types[i]], len))
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		const char *name = ps_zone_names[types[i]];
+
+		if (strlen(name) == len && !strncmp(s, name, len))
 			return types[i];
+	}
 	return -1;
 }
 
@@ -662,8 +666,9 @@ static int build_zones(struct ctx *c, struct ps_machine *m)
 				return ent_err(c, find_ent(c, key),
 					       "pfn %llu-%llu overlaps node %d's %s zone (pfn %llu-%llu)",
 					       (unsigned long long)b->start_pfn,
-					       (unsigned long long)(b->start_pfn + b->spanned - 1), a->node,
-					       ps_zone_names[a->type], (unsigned long long)a->start_pfn,
+					       (unsigned long long)(b->start_pfn + b->spanned - 1),
+					       a->node, ps_zone_names[a->type],
+					       (unsigned long long)a->start_pfn,
 					       (unsigned long long)(a->start_pfn + a->spanned - 1));
 			return ps_err(c->err, "%s: node %d's %s zone (pfn %llu-%llu) overlaps node %d's %s zone (pfn %llu-%llu): zones must not overlap",
 				      c->name, b->node, ps_zone_names[b->type],

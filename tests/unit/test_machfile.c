@@ -705,7 +705,10 @@ static void test_ivb_ep_by_hand(void)
 	}
 	free(text);
 
-	/* explicit tunables: min_free_kbytes 65536 -> pages_min 16384; Normal1 16384 * 8257280 / 16504065 = 8197 */
+	/*
+	 * explicit tunables: min_free_kbytes 65536 -> pages_min 16384;
+	 * Normal1 16384 * 8257280 / 16504065 = 8197
+	 */
 	text = read_text(path);
 	if (text) {
 		char buf[8192];
@@ -764,8 +767,8 @@ static int check_sysroot_pcp(const char *dir)
 
 		if (z->pcp_batch < 0)
 			continue;
-		ps_pcp_zone_default(mb.kver, z->managed, z->wmark_low, node_cpus[z->node], mb.nr_cpus,
-				    &h, &b);
+		ps_pcp_zone_default(mb.kver, z->managed, z->wmark_low, node_cpus[z->node],
+				    mb.nr_cpus, &h, &b);
 		CHECK_EQ(b, z->pcp_batch);
 		/* 6.7+: pcp->high is tuned at run time; the rule gives where it starts */
 		if (mb.kver < PS_KVER(6, 7, 0))

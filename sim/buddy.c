@@ -140,8 +140,17 @@ void ps_zone_mark(struct ps_zone *z, uint32_t idx, int order, int kind, int mt)
 {
 	uint32_t n = 1u << order;
 
-	memset(z->state + idx, PG_STATE(kind, 0, 0), n);
-	memset(z->mt + idx, mt, n);
+	/* most blocks are order 0: two stores, not two calls to memset */
+	if (n <= 8) {
+		for (uint32_t i = 1; i < n; i++) {
+			z->state[idx + i] = PG_STATE(kind, 0, 0);
+			z->mt[idx + i] = mt;
+		}
+		z->mt[idx] = mt;
+	} else {
+		memset(z->state + idx, PG_STATE(kind, 0, 0), n);
+		memset(z->mt + idx, mt, n);
+	}
 	z->state[idx] = PG_STATE(kind, 1, order);
 }
 

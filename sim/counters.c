@@ -17,11 +17,52 @@ const char *const ps_extfrag_names[PS_XF_NR] = {
 	[PS_XF_CHANGE_OWNERSHIP] = "extfrag_change_ownership",
 };
 
+/*
+ * The zone of every chunk of pfns that no zone starts or ends inside, so
+ * that the per-event lookup is one load instead of a binary search.
+ */
+static void zone_table_init(struct ps_counters *c)
+{
+	const struct ps_machine *m = c->m;
+	uint64_t end = 0;
+	int s = 0;
+
+	for (int i = 0; i < m->nr_zones; i++)
+		if (m->zones[i].start_pfn + m->zones[i].spanned > end)
+			end = m->zones[i].start_pfn + m->zones[i].spanned;
+	while ((end >> s) >= PS_COUNTERS_ZONE_TABLE)
+		s++;
+	c->zt_shift = s;
+	c->zt_len = (end >> s) + 1;
+	for (uint32_t t = 0; t < c->zt_len; t++) {
+		uint64_t lo = (uint64_t)t << s, hi = lo + (1ull << s);
+		int uniform = 1;
+
+		for (int i = 0; i < m->nr_zones && uniform; i++) {
+			uint64_t zs = m->zones[i].start_pfn, ze = zs + m->zones[i].spanned;
+
+			uniform = !(zs > lo && zs < hi) && !(ze > lo && ze < hi);
+		}
+		c->zt[t] = uniform ? ps_machine_zone_of(m, lo) : -2;
+	}
+}
+
+static inline int zone_of(const struct ps_counters *c, uint64_t pfn)
+{
+	uint64_t t = pfn >> c->zt_shift;
+
+	if (__builtin_expect(t < c->zt_len && c->zt[t] != -2, 1))
+		return c->zt[t];
+	return ps_machine_zone_of(c->m, pfn);
+}
+
 void ps_counters_init(struct ps_counters *c, const struct ps_machine *m, int pageblock_order)
 {
 	memset(c, 0, sizeof(*c));
 	c->m = m;
 	c->pageblock_order = pageblock_order;
+	if (m)
+		zone_table_init(c);
 }
 
 static void count_extfrag(struct ps_counters *c, const struct ps_event *ev)
@@ -75,7 +116,7 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 			c->alloc_failed++;
 			return;
 		}
-		zi = ps_machine_zone_of(m, ev->pfn);
+		zi = zone_of(c, ev->pfn);
 		if (zi < 0) {
 			outside(c, ev);
 			return;
@@ -106,7 +147,7 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 		}
 		break;
 	case PS_EV_FREE:
-		if (ps_machine_zone_of(m, ev->pfn) < 0) {
+		if (zone_of(c, ev->pfn) < 0) {
 			outside(c, ev);
 			return;
 		}

@@ -28,6 +28,8 @@
 #include "../trace/kvfile.h"
 #include "machine.h"
 
+#define PS_COUNTERS_ZONE_TABLE 1024	/* chunks of the pfn -> zone table */
+
 struct ps_numa_node {
 	uint64_t numa_hit, numa_miss, numa_foreign, interleave_hit, local_node, other_node;
 };
@@ -62,6 +64,14 @@ struct ps_counters {
 	uint64_t cpu_without_node;	/* allocations skipped: CPU not in any node's cpulist */
 	uint64_t first_outside_pfn;
 	int first_outside_type;
+	/*
+	 * pfn -> zone index by chunks of 2^zt_shift pages, made at init from
+	 * the machine (which must not change afterwards): -1 in no zone, -2 a
+	 * zone boundary inside the chunk (then ps_machine_zone_of() decides).
+	 */
+	int zt_shift;
+	uint32_t zt_len;
+	int16_t zt[PS_COUNTERS_ZONE_TABLE];
 };
 
 void ps_counters_init(struct ps_counters *c, const struct ps_machine *m, int pageblock_order);

@@ -42,6 +42,15 @@ struct frame {
 };
 
 #define PGS_BATCH 256
+/*
+ * Zero bytes after the decompressed columns: the fast decoder reads 8 bytes
+ * at a time and checks its cursors against the column ends once per batch,
+ * so a damaged frame may take it up to 10 bytes per event of a batch past
+ * the last column before the check catches it.
+ */
+#define RAW_PAD (PGS_BATCH * 10 + 64)
+/* the mapped file is released behind the reader in steps of this much */
+#define DROP_STEP (8u << 20)
 
 struct comm_map {
 	int32_t pid;
@@ -56,6 +65,7 @@ struct pgs_state {
 	int nr_blobs;
 	struct frame *frames;
 	int nr_frames, cur;
+	size_t dropped;		/* bytes of the mapping released behind the reader */
 	ZSTD_DCtx *dctx;
 	uint8_t *raw;
 	size_t raw_cap;
@@ -402,12 +412,25 @@ static int load_frame(struct ps_reader *r, struct pgs_state *st, int i, struct p
 			      r->path, (unsigned long long)f->off, i, f->nr, f->raw_len);
 	if (f->raw_len > st->raw_cap) {
 		free(st->raw);
-		st->raw = malloc(f->raw_len);
+		st->raw = malloc(f->raw_len + RAW_PAD);
 		st->raw_cap = st->raw ? f->raw_len : 0;
 		if (!st->raw)
 			return ps_err(err, "out of memory");
 	}
 	got = ZSTD_decompressDCtx(st->dctx, st->raw, f->raw_len, f->z, f->zlen);
+	if (!ZSTD_isError(got) && got <= f->raw_len)
+		memset(st->raw + got, 0, RAW_PAD);
+	/*
+	 * A mapped file's pages count in the resident set until unmapped: give
+	 * back what lies behind this frame, so that memory does not grow with
+	 * the trace (blobs read later are paged in again from the file).
+	 */
+	if (st->mapped && f->off > st->dropped + DROP_STEP) {
+		size_t pg = sysconf(_SC_PAGESIZE), upto = f->off / pg * pg;
+
+		madvise((uint8_t *)st->map + st->dropped, upto - st->dropped, MADV_DONTNEED);
+		st->dropped = upto;
+	}
 	if (ZSTD_isError(got) || got != f->raw_len)
 		return ps_err(err, "%s: byte %llu: event frame %d does not decompress (%s): the file is damaged",
 			      r->path, (unsigned long long)f->off, i,
@@ -568,6 +591,206 @@ bad:
 	}
 }
 
+static inline uint64_t load64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+static inline uint32_t load32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	return v;
+}
+
+/* A varint of 9 or 10 bytes (get_varint's rules, no end check); NULL if longer. */
+static const uint8_t *varint_long(const uint8_t *p, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	for (int shift = 0; shift < 70; shift += 7) {
+		uint8_t b = *p++;
+
+		x |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*v = x;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A varint with no branch on its length up to 8 bytes: the first byte
+ * without its continuation bit ends it, and the 7-bit groups are packed
+ * together by three shift-and-mask steps.  The caller guarantees 8
+ * readable bytes (RAW_PAD) and checks the cursor against the column's end.
+ */
+static inline const uint8_t *varint_unchecked(const uint8_t *p, uint64_t *v)
+{
+	uint64_t x = load64(p), stop = ~x & 0x8080808080808080ull;
+
+	if (__builtin_expect(!stop, 0))
+		return varint_long(p, v);
+	x &= (stop ^ (stop - 1)) & 0x7f7f7f7f7f7f7f7full;
+	x = (x & 0x007f007f007f007full) | (x & 0x7f007f007f007f00ull) >> 1;
+	x = (x & 0x00003fff00003fffull) | (x & 0x3fff00003fff0000ull) >> 2;
+	x = (x & 0x000000000fffffffull) | (x & 0x0fffffff00000000ull) >> 4;
+	*v = x;
+	return p + (__builtin_ctzll(stop) >> 3) + 1;
+}
+
+/*
+ * decode_batch() without its per-field end checks: the cursors are checked
+ * once at the end of the batch, and anything unusual (a damaged record, a
+ * cpu beyond the per-cpu state) sends the batch back to decode_batch(),
+ * which knows every rule and names the bad event.  The predictors of the
+ * current cpu stay in registers.  Returns the count, or -2 when
+ * decode_batch() must redo the batch.
+ */
+static int decode_fast(struct pgs_state *st)
+{
+	const uint8_t *ctrl = st->col[PS_PGS_COL_CTRL], *tsc = st->col[PS_PGS_COL_TS];
+	const uint8_t *cpuc = st->col[PS_PGS_COL_CPU], *pidc = st->col[PS_PGS_COL_PID];
+	const uint8_t *pfnc = st->col[PS_PGS_COL_PFN], *ordc = st->col[PS_PGS_COL_ORDER];
+	const uint8_t *auxc = st->col[PS_PGS_COL_AUX], *gfpc = st->col[PS_PGS_COL_GFP];
+	const uint8_t *xfc = st->col[PS_PGS_COL_XF], *extc = st->col[PS_PGS_COL_EXT];
+	uint64_t ts = st->prev_ts, pfn, v;
+	unsigned int cpu = st->prev_cpu, odd = 0;
+	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH;
+	struct ps_event *e = st->batch, *stop = e + n;
+	int32_t pid;
+
+	if (cpu >= PS_PGS_MAX_CPU_STATE)
+		return -2;
+	pid = st->pid[cpu];
+	pfn = st->pfn[cpu];
+	for (; e < stop; e++) {
+		unsigned int c = *ctrl++, type = c & PS_PGS_C_TYPE, need_gfp;
+
+		odd |= type >= PS_EV_NR;
+		if (__builtin_expect(c & PS_PGS_C_CPU, 0)) {
+			cpuc = varint_unchecked(cpuc, &v);
+			if (!cpuc || v >= PS_PGS_MAX_CPU_STATE)
+				return -2;
+			st->pid[cpu] = pid;
+			st->pfn[cpu] = pfn;
+			cpu = v;
+			pid = st->pid[cpu];
+			pfn = st->pfn[cpu];
+		}
+		if (__builtin_expect(c & PS_PGS_C_PID, 0)) {
+			pidc = varint_unchecked(pidc, &v);
+			if (!pidc)
+				return -2;
+			pid = (int32_t)ps_unzigzag(v);
+		}
+		e->cpu = cpu;
+		e->pid = pid;
+		e->type = type;
+		if (__builtin_expect(!(c & PS_PGS_C_NOPFN), 1)) {
+			pfnc = varint_unchecked(pfnc, &v);
+			if (!pfnc)
+				return -2;
+			pfn += (uint64_t)ps_unzigzag(v);
+			e->pfn = pfn;
+		} else {
+			e->pfn = PS_PFN_NONE;
+		}
+		tsc = varint_unchecked(tsc, &v);
+		if (!tsc)
+			return -2;
+		ts += (uint64_t)ps_unzigzag(v);
+		e->ts_ns = ts;
+		e->order = *ordc++;
+		if (__builtin_expect(c & PS_PGS_C_EXT, 0)) {
+			e->flags = extc[0];
+			e->percpu_refill = extc[1];
+			e->migratetype = (int8_t)extc[2];
+			e->alloc_order = extc[3];
+			e->fallback_order = extc[4];
+			e->alloc_migratetype = (int8_t)extc[5];
+			e->fallback_migratetype = (int8_t)extc[6];
+			e->change_ownership = extc[7];
+			extc += 8;
+		} else {
+			unsigned int a = *auxc++;
+
+			e->migratetype = (int8_t)((a & 0x0f) - 1);
+			e->percpu_refill = (a >> 4) & 1;
+			e->flags = a >> 5;
+			if (__builtin_expect(type == PS_EV_EXTFRAG, 0)) {
+				e->alloc_order = xfc[0];
+				e->fallback_order = xfc[1];
+				e->alloc_migratetype = (int8_t)xfc[2];
+				e->fallback_migratetype = (int8_t)xfc[3];
+				e->change_ownership = xfc[4];
+				xfc += 5;
+			} else {
+				e->alloc_order = e->fallback_order = 0;
+				e->alloc_migratetype = e->fallback_migratetype = PS_MT_UNKNOWN;
+				e->change_ownership = 0;
+			}
+		}
+		/* gfp of mm_page_alloc and of extended events, without a branch */
+		need_gfp = (c & PS_PGS_C_EXT) || type == PS_EV_ALLOC;
+		e->gfp = load32(gfpc) & -need_gfp;
+		gfpc += 4 & -need_gfp;
+		e->comm = NULL;
+	}
+	if (odd || tsc > st->end[PS_PGS_COL_TS] || cpuc > st->end[PS_PGS_COL_CPU] ||
+	    pidc > st->end[PS_PGS_COL_PID] || pfnc > st->end[PS_PGS_COL_PFN] ||
+	    auxc > st->end[PS_PGS_COL_AUX] || gfpc > st->end[PS_PGS_COL_GFP] ||
+	    xfc > st->end[PS_PGS_COL_XF] || extc > st->end[PS_PGS_COL_EXT])
+		return -2;
+	st->pid[cpu] = pid;
+	st->pfn[cpu] = pfn;
+	st->col[PS_PGS_COL_CTRL] = ctrl;
+	st->col[PS_PGS_COL_TS] = tsc;
+	st->col[PS_PGS_COL_CPU] = cpuc;
+	st->col[PS_PGS_COL_PID] = pidc;
+	st->col[PS_PGS_COL_PFN] = pfnc;
+	st->col[PS_PGS_COL_ORDER] = ordc;
+	st->col[PS_PGS_COL_AUX] = auxc;
+	st->col[PS_PGS_COL_GFP] = gfpc;
+	st->col[PS_PGS_COL_XF] = xfc;
+	st->col[PS_PGS_COL_EXT] = extc;
+	st->prev_ts = ts;
+	st->prev_cpu = cpu;
+	st->left -= n;
+	st->bi = 0;
+	st->bn = n;
+	return n;
+}
+
+/*
+ * The fast decoder gave up on the batch after @done events of the current
+ * frame: decode the frame again from its start with decode_batch(), which
+ * reports the damaged event or, for an unusual but valid record, decodes
+ * the batch.
+ */
+static int redo_careful(struct ps_reader *r, struct pgs_state *st, uint32_t done, struct ps_error *err)
+{
+	const struct frame *f = &st->frames[st->cur - 1];
+
+	if (load_frame(r, st, st->cur - 1, err) < 0)
+		return -1;
+	while (f->nr - st->left < done)
+		if (decode_batch(r, st, err) < 0)
+			return -1;
+	return decode_batch(r, st, err);
+}
+
 static int pgs_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *err)
 {
 	struct pgs_state *st = r->priv;
@@ -579,8 +802,21 @@ static int pgs_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *e
 			if (load_frame(r, st, st->cur++, err) < 0)
 				return -1;
 		}
-		if (decode_batch(r, st, err) < 0)
-			return -1;
+		{
+			uint32_t done = st->frames[st->cur - 1].nr - st->left;
+
+			if (decode_fast(st) < 0 && redo_careful(r, st, done, err) < 0)
+				return -1;
+		}
+		/* ps_reader_next() hands out the rest of the batch itself */
+		if (!(r->opts.flags & PS_RD_COMM)) {
+			r->ahead = st->batch + 1;
+			r->ahead_end = st->batch + st->bn;
+			st->bi = st->bn;
+			*ev = st->batch[0];
+			ps_reader_account(r, ev);
+			return 1;
+		}
 	}
 	*ev = st->batch[st->bi++];
 	if (__builtin_expect(r->opts.flags & PS_RD_COMM, 0))

@@ -29,6 +29,12 @@ struct ps_reader {
 	int pageblock_order;
 	int nr_cpus;
 	uint64_t last_ts;
+	/*
+	 * Events a back-end decoded ahead (pagesim files): ps_reader_next()
+	 * hands them out without a call into the back-end.  Empty (equal)
+	 * unless the back-end sets them.
+	 */
+	const struct ps_event *ahead, *ahead_end;
 };
 
 /* Counts a skip of @reason at @where ("line 12"), with a sample of the input. */
@@ -37,6 +43,19 @@ int ps_reader_skip(struct ps_reader *r, enum ps_skip_reason reason, const char *
 
 /* Book-keeping common to all back-ends once an event is filled. */
 void ps_reader_account(struct ps_reader *r, const struct ps_event *ev);
+
+/* The same, inlined for the per-event fast path; no branch on the data. */
+static inline void ps_reader_account_inline(struct ps_reader *r, const struct ps_event *ev)
+{
+	uint64_t ts = ev->ts_ns, last = r->last_ts;
+	int older = ts < last;
+
+	r->stats.events[ev->type]++;
+	r->stats.alloc_failed += ev->type == PS_EV_ALLOC && ev->pfn == PS_PFN_NONE;
+	r->stats.out_of_order += older;
+	r->last_ts = older ? last : ts;
+	r->stats.max_cpu = (int)ev->cpu > r->stats.max_cpu ? (int)ev->cpu : r->stats.max_cpu;
+}
 
 int ps_text_open(struct ps_reader *r, struct ps_error *err);
 int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err);

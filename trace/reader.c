@@ -46,15 +46,7 @@ int ps_reader_skip(struct ps_reader *r, enum ps_skip_reason reason, const char *
 
 void ps_reader_account(struct ps_reader *r, const struct ps_event *ev)
 {
-	r->stats.events[ev->type]++;
-	if (ev->type == PS_EV_ALLOC && ev->pfn == PS_PFN_NONE)
-		r->stats.alloc_failed++;
-	if (ev->ts_ns < r->last_ts)
-		r->stats.out_of_order++;
-	else
-		r->last_ts = ev->ts_ns;
-	if ((int)ev->cpu > r->stats.max_cpu)
-		r->stats.max_cpu = ev->cpu;
+	ps_reader_account_inline(r, ev);
 }
 
 uint64_t ps_pfn_from_page_addr(uint64_t page)
@@ -154,6 +146,12 @@ fail:
 
 int ps_reader_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *err)
 {
+	/* events decoded ahead: no call into the back-end */
+	if (__builtin_expect(r->ahead < r->ahead_end, 1)) {
+		*ev = *r->ahead++;
+		ps_reader_account_inline(r, ev);
+		return 1;
+	}
 	return r->ops->next(r, ev, err);
 }
 

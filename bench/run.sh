@@ -1,0 +1,159 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# run.sh - pagesim against trace-cmd, side by side in one run: whole-process
+# wall time, events per second and peak memory (/usr/bin/time "Maximum
+# resident set size") of
+#   trace-cmd report TRACE.dat             pagesim stat TRACE.dat
+#   pagesim stat on the same events as trace-cmd report text (zstd) and as a pagesim file
+#   pagesim stat on large traces built from the real one (ftrace text and pagesim file)
+#   pagesim replay --mode follow / --mode simulate, 1 M and 100 M events (bytes per page)
+# Not part of the test suite.  Generated traces go to bench/out/ (ignored by
+# git) and are reused while the source trace and bench/pgs_concat.c are
+# unchanged.  Each command runs REPEAT times; the table gives the best wall
+# time, the spread (worst - best) and the largest peak RSS.  Run with nice on
+# a shared machine:
+#
+#   nice -n 10 bench/run.sh                       # numa2-zrm1, 100 M events
+#   SRC=/work/shared/traces/numa2-base EVENTS=20000000 REPEAT=5 bench/run.sh
+#
+# Environment: SRC (a real trace directory with trace.dat, trace.txt.zst and
+# before/), EVENTS (large trace, default 100000000), TEXT_EVENTS (large text
+# trace, default 10000000), REPEAT (default 3), MACHINE (a machine file for
+# replay --mode simulate --machine; default configs/machines/ivb-ep-2s-64g.machine
+# when pagesim can load it, else the trace's own sysroot), CPU_MAP.
+set -eu
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+SRC=${SRC:-/work/shared/traces/numa2-zrm1}
+EVENTS=${EVENTS:-100000000}
+TEXT_EVENTS=${TEXT_EVENTS:-10000000}
+REPEAT=${REPEAT:-3}
+MACHINE=${MACHINE:-configs/machines/ivb-ep-2s-64g.machine}
+CPU_MAP=${CPU_MAP:-}
+OUT=bench/out
+B=$OUT/build
+P=$B/pagesim
+mkdir -p "$OUT"
+
+if [ ! -x /usr/bin/time ]; then
+	echo "installing GNU time (peak memory)" >&2
+	if [ "$(id -u)" = 0 ]; then
+		apt-get install -y -qq time > /dev/null
+	else
+		sudo apt-get install -y -qq time > /dev/null
+	fi
+fi
+command -v trace-cmd > /dev/null || { echo "trace-cmd is needed (apt-get install trace-cmd)" >&2; exit 1; }
+
+# pagesim, built apart from the developers' build/ (the default buildtype)
+[ -d "$B" ] || meson setup "$B" > /dev/null
+ninja -C "$B" pagesim > /dev/null
+cc -O2 -o "$OUT/pgs_concat" bench/pgs_concat.c "$B/libpagesim.a" \
+	$(pkg-config --cflags --libs libzstd libtraceevent libtracecmd libtracefs) -lm
+
+# make TARGET CMD...: runs CMD to build TARGET unless TARGET is newer than its inputs
+make_file() {
+	local target=$1
+	shift
+	if [ -s "$target" ] && [ "$target" -nt bench/pgs_concat.c ] && [ "$target" -nt "$SRC/trace.dat" ]; then
+		return
+	fi
+	echo "building $target" >&2
+	"$@" || { rm -f "$target"; exit 1; }
+}
+concat() {	# concat OUT EVENTS [TEXT]
+	if [ $# -gt 2 ]; then
+		"$OUT/pgs_concat" -c -e "$2" -t - -o "$1" "$SRC/trace.dat" | zstd -q -1 -T0 -f -o "$3"
+	else
+		"$OUT/pgs_concat" -c -e "$2" -o "$1" "$SRC/trace.dat"
+	fi
+}
+name=$(basename "$SRC")
+real_pgs=$OUT/$name.pgs
+make_file "$real_pgs" "$P" convert -q -o "$real_pgs" "$SRC/trace.dat"
+make_file "$OUT/$name-1m.pgs" concat "$OUT/$name-1m.pgs" 1000000
+make_file "$OUT/$name-text-$TEXT_EVENTS.txt.zst" concat "$OUT/$name-text-$TEXT_EVENTS.pgs" "$TEXT_EVENTS" "$OUT/$name-text-$TEXT_EVENTS.txt.zst"
+make_file "$OUT/$name-$EVENTS.pgs" concat "$OUT/$name-$EVENTS.pgs" "$EVENTS"
+
+# events in a trace: the sum of stat's events_* rows
+events_of() {
+	"$P" stat -q "$@" 2> /dev/null | awk '/^events_mm_page/ { n += $2 } END { print n }'
+}
+
+# replay machine: the 64 GiB machine file when this pagesim loads it
+sim_args=()
+if [ -e "$MACHINE" ] && "$P" replay -q --mode simulate --machine "$MACHINE" ${CPU_MAP:+--cpu-map "$CPU_MAP"} \
+	"$OUT/$name-1m.pgs" > /dev/null 2>&1; then
+	sim_args=(--machine "$MACHINE" ${CPU_MAP:+--cpu-map "$CPU_MAP"})
+	sim_machine="$MACHINE"
+else
+	sim_machine="$SRC/before (2 nodes; $MACHINE not loadable yet)"
+fi
+
+RES=$OUT/results.md
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+rows=()
+
+# measure LABEL EVENTS CMD...: REPEAT runs; best wall, spread, max RSS
+measure() {
+	local label=$1 events=$2 best= worst= rss=0 s e t r
+	shift 2
+	for _ in $(seq "$REPEAT"); do
+		s=$(date +%s%N)
+		/usr/bin/time -f %M -o "$TMP/rss" "$@" > /dev/null 2> "$TMP/err" ||
+			{ echo "failed: $*" >&2; cat "$TMP/err" >&2; exit 1; }
+		e=$(date +%s%N)
+		t=$(( (e - s) / 1000 ))
+		r=$(tail -1 "$TMP/rss")
+		[ -z "$best" ] || [ "$t" -lt "$best" ] && best=$t
+		[ -z "$worst" ] || [ "$t" -gt "$worst" ] && worst=$t
+		[ "$r" -gt "$rss" ] && rss=$r
+	done
+	extra=$(sed -n 's/.*model state: \([0-9.]*\) bytes per simulated page.*/\1/p' "$TMP/err" | tail -1)
+	row=$(awk -v l="$label" -v n="$events" -v b="$best" -v w="$worst" -v m="$rss" -v x="$extra" 'BEGIN {
+		printf "| %s | %d | %.3f | %.3f | %.2f | %.0f | %s |", l, n, b / 1e6, (w - b) / 1e6,
+			n / (b / 1e6) / 1e6, m / 1024, x == "" ? "" : x }')
+	rows+=("$row")
+	echo "$row" >&2
+	last_best=$best
+}
+
+n_real=$(events_of "$real_pgs")
+n_text=$(events_of "$OUT/$name-text-$TEXT_EVENTS.pgs")
+n_1m=$(events_of "$OUT/$name-1m.pgs")
+n_big=$(events_of "$OUT/$name-$EVENTS.pgs")
+
+# follow-mode defects of the large trace (the copies must pair up)
+defects=$("$P" replay -q --mode follow "$OUT/$name-$EVENTS.pgs" 2> /dev/null | awk '$1 == "replay_defects" { print $2 }')
+
+echo "pagesim $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- trace sim cli || echo +), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)" >&2
+measure "trace-cmd report trace.dat" "$n_real" trace-cmd report "$SRC/trace.dat"
+t_tc=$last_best
+measure "pagesim stat trace.dat" "$n_real" "$P" stat -q "$SRC/trace.dat"
+t_dat=$last_best
+measure "pagesim stat trace-cmd text (zstd)" "$n_real" "$P" stat -q --sysroot "$SRC/before" "$SRC/trace.txt.zst"
+measure "pagesim stat pagesim file" "$n_real" "$P" stat -q "$real_pgs"
+measure "pagesim stat ftrace text (zstd), large" "$n_text" "$P" stat -q --sysroot "$SRC/before" "$OUT/$name-text-$TEXT_EVENTS.txt.zst"
+measure "pagesim stat pagesim file, large" "$n_text" "$P" stat -q "$OUT/$name-text-$TEXT_EVENTS.pgs"
+measure "pagesim stat pagesim file, 1 M" "$n_1m" "$P" stat -q "$OUT/$name-1m.pgs"
+measure "pagesim stat pagesim file, $((EVENTS / 1000000)) M" "$n_big" "$P" stat -q "$OUT/$name-$EVENTS.pgs"
+t_big=$last_best
+measure "replay follow, 1 M" "$n_1m" "$P" replay -q --stats --mode follow "$OUT/$name-1m.pgs"
+measure "replay follow, $((EVENTS / 1000000)) M" "$n_big" "$P" replay -q --stats --mode follow "$OUT/$name-$EVENTS.pgs"
+measure "replay simulate, 1 M" "$n_1m" "$P" replay -q --stats --mode simulate "${sim_args[@]}" "$OUT/$name-1m.pgs"
+measure "replay simulate, $((EVENTS / 1000000)) M" "$n_big" "$P" replay -q --stats --mode simulate "${sim_args[@]}" "$OUT/$name-$EVENTS.pgs"
+
+{
+	echo "Source: $SRC ($n_real events); large traces: bench/pgs_concat -c (copies shifted in time, pfns kept,"
+	echo "each copy closed); follow-mode defects of the $n_big-event trace: $defects."
+	echo "Replay machine: $sim_machine.  $REPEAT runs each; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)."
+	echo
+	echo "| command | events | best wall s | spread s | M events/s | peak RSS MiB | bytes/page |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
+	printf '%s\n' "${rows[@]}"
+	echo
+	awk -v tc="$t_tc" -v d="$t_dat" 'BEGIN { printf "stat on trace.dat vs trace-cmd report: %.1fx faster (target >= 10x)\n", tc / d }'
+	awk -v n="$n_big" -v b="$t_big" 'BEGIN { printf "stat on the large pagesim file: %.1f M events/s (target >= 50)\n", n / (b / 1e6) / 1e6 }'
+} | tee "$RES"
+echo "(written to $RES)"

@@ -3,9 +3,11 @@
  * pcp.c - per-CPU page lists.
  *
  * Notes (what this simplifies):
- *  - high and batch are fixed, from the recorded zoneinfo (or a policy):
- *    6.7's adaptive high (alloc_factor, free_count, decay) and
- *    ZONE_RECLAIM_ACTIVE are not modelled.
+ *  - high and batch come from the recorded zoneinfo (or a policy); with
+ *    6.7+ bounds (high_min/high_max) high is auto-tuned on refill and free
+ *    and the refill batch grows with alloc_factor (up to batch << 5); the
+ *    periodic decay of high and ZONE_RECLAIM_ACTIVE / ZONE_BELOW_HIGH are
+ *    not modelled.
  *  - ≤ 4.14 hot/cold frees (cold at the tail) are treated as hot.
  *  - The drain amount is batch (≤ 5.13) or batch << free_factor clamped to
  *    [batch, high - batch] (5.14+); from 5.19 a free of order 1..3 after a
@@ -32,6 +34,129 @@ void ps_pcp_init(struct ps_pcp *pcp, int high, int batch)
 	pcp->batch = batch > 0 ? batch : 1;
 	for (int i = 0; i < PS_NR_PCP_LISTS; i++)
 		pcp->lists[i].head = pcp->lists[i].tail = PS_NIL;
+}
+
+#define PCP_BATCH_SCALE_MAX 5
+
+void ps_pcp_set_adaptive(struct ps_pcp *pcp, int high_min, int high_max)
+{
+	if (high_min <= 0 || high_max < high_min)
+		return;
+	pcp->high_min = high_min;
+	pcp->high_max = high_max;
+	if (pcp->high < high_min)
+		pcp->high = high_min;
+	if (pcp->high > high_max)
+		pcp->high = high_max;
+}
+
+int ps_pcp_refill_blocks(struct ps_pcp *pcp, int order)
+{
+	int b;
+
+	if (!pcp->high_max) {
+		b = order ? ((pcp->batch >> order) > 2 ? pcp->batch >> order : 2) : pcp->batch;
+		return pcp->high < pcp->batch ? 1 : b;
+	}
+	/* 6.7+ nr_pcp_alloc() */
+	if (pcp->high < pcp->batch)
+		return 1;
+	b = order ? pcp->batch : pcp->batch << pcp->alloc_factor;
+	if (pcp->high_min != pcp->high_max) {
+		pcp->high += b;
+		if (pcp->high > pcp->high_max)
+			pcp->high = pcp->high_max;
+	}
+	if (!order) {
+		int maxn = pcp->high - pcp->count - pcp->batch;
+
+		if (maxn < pcp->batch)
+			maxn = pcp->batch;
+		if (b <= maxn && pcp->alloc_factor < PCP_BATCH_SCALE_MAX)
+			pcp->alloc_factor++;
+		if (b > maxn)
+			b = maxn;
+	}
+	if (b > 1) {
+		b >>= order;
+		if (b < 2)
+			b = 2;
+	}
+	return b;
+}
+
+void ps_pcp_note_alloc(struct ps_pcp *pcp)
+{
+	pcp->free_factor >>= 1;
+	pcp->free_count >>= 1;
+}
+
+int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int order)
+{
+	int n;
+
+	if (pcp->high_max) {
+		/* 6.7+ free_frozen_page_commit(): nr_pcp_high() and nr_pcp_free() */
+		int high = pcp->high, free_high;
+
+		pcp->alloc_factor >>= 1;
+		/*
+		 * free_high: a high-order free following another one, with free_count
+		 * over batch (6.7-6.13) or batch + high_min / 2 (by 6.18)
+		 */
+		free_high = order && order <= 3 && pcp->prev_free_high &&
+			    pcp->free_count >= pcp->batch + (prof->defrag_mode ? pcp->high_min / 2 : 0);
+		pcp->prev_free_high = order && order <= 3;
+		if (pcp->free_count < (pcp->batch << PCP_BATCH_SCALE_MAX))
+			pcp->free_count += 1 << order;
+		if (free_high) {
+			int h = pcp->high - (pcp->batch << PCP_BATCH_SCALE_MAX);
+
+			pcp->high = h < pcp->high_min ? pcp->high_min : h;
+			high = 0;
+		} else if (pcp->count >= pcp->high && pcp->high_min != pcp->high_max) {
+			int want = pcp->free_count + pcp->batch;
+
+			if (want > pcp->high_max)
+				want = pcp->high_max;
+			if (want > pcp->high)
+				pcp->high = want;
+			high = pcp->high;
+		}
+		if (pcp->count < high)
+			return 0;
+		if (free_high)
+			return pcp->count < (pcp->batch << PCP_BATCH_SCALE_MAX) ? pcp->count : pcp->batch << PCP_BATCH_SCALE_MAX;
+		if (high < pcp->batch)
+			return 1;
+		n = pcp->free_count;
+		if (n < pcp->batch)
+			n = pcp->batch;
+		if (n > high - pcp->batch)
+			n = high - pcp->batch;
+		return n > 0 ? n : 1;
+	}
+	/* 5.19-6.6: a high-order free after a drain empties the lists (free_high) */
+	if (prof->pcp_drain_from_freed && pcp->free_factor && order && order <= 3)
+		return pcp->count + pcp->batch;
+	if (pcp->count < pcp->high)
+		return 0;
+	if (!prof->pcp_high_orders) {
+		n = pcp->batch;
+	} else {
+		int max = pcp->high - pcp->batch;
+
+		n = pcp->batch << pcp->free_factor;
+		if (n < max)
+			pcp->free_factor++;
+		if (n > max)
+			n = max;
+		if (n < pcp->batch)
+			n = pcp->batch;
+	}
+	if (pcp->high < pcp->batch)
+		n = 1;
+	return n;
 }
 
 int ps_pcp_allowed(const struct ps_profile *prof, int order, int pageblock_order)
@@ -140,13 +265,9 @@ uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 	uint32_t idx;
 
 	if (l->head == PS_NIL) {
-		int n = pcp->batch, mode = 0, got = 0;
+		int n = ps_pcp_refill_blocks(pcp, order), mode = 0, got = 0;
 		uint64_t fallbacks = z->fallbacks;
 
-		if (order > 0)
-			n = (pcp->batch >> order) > 2 ? pcp->batch >> order : 2;
-		if (pcp->high < pcp->batch)
-			n = 1;
 		z->lock_acquisitions++;
 		pcp->refills++;
 		for (int i = 0; i < n; i++) {
@@ -169,7 +290,7 @@ uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 	ps_list_del(z, l, idx);
 	pcp->count -= 1 << order;
 	z->nr_pcp_pages -= 1u << order;
-	pcp->free_factor >>= 1;
+	ps_pcp_note_alloc(pcp);
 	ps_zone_mark(z, idx, order, PG_ALLOC, mt);
 	return idx;
 }
@@ -188,26 +309,10 @@ void ps_pcp_free(struct ps_zone *z, struct ps_pcp *pcp, uint32_t idx, int order)
 	ps_list_add(z, &pcp->lists[pi], idx);
 	pcp->count += 1 << order;
 	z->nr_pcp_pages += 1u << order;
-	/* 5.19+: a high-order free after a drain empties the lists (free_high) */
-	if (z->prof->pcp_drain_from_freed && pcp->free_factor && order && order <= 3) {
-		ps_pcp_drain(z, pcp, pcp->count + pcp->batch, pi);
-		return;
-	}
-	if (pcp->count < pcp->high)
-		return;
-	if (!z->prof->pcp_high_orders) {
-		ps_pcp_drain(z, pcp, pcp->batch, pi);
-	} else {
-		int n = pcp->batch << pcp->free_factor, max = pcp->high - pcp->batch;
+	{
+		int n = ps_pcp_drain_pages(pcp, z->prof, order);
 
-		if (n < max)
-			pcp->free_factor++;
-		if (n > max)
-			n = max;
-		if (n < pcp->batch)
-			n = pcp->batch;
-		if (pcp->high < pcp->batch)
-			n = 1;
-		ps_pcp_drain(z, pcp, n, pi);
+		if (n > 0)
+			ps_pcp_drain(z, pcp, n, pi);
 	}
 }

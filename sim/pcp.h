@@ -17,12 +17,31 @@ struct ps_pcp {
 	int count;			/* pages */
 	int high, batch;
 	int free_factor;		/* 5.14-6.6 */
-	int alloc_factor;		/* 6.7+ (not modelled yet: stays 0) */
+	int alloc_factor;		/* 6.7+ */
+	int high_min, high_max;		/* 6.7+ auto-tuning bounds (0: fixed high) */
+	int free_count;			/* 6.7+ */
+	int prev_free_high;		/* 6.7+: PCPF_PREV_FREE_HIGH_ORDER */
 	struct ps_list lists[PS_NR_PCP_LISTS];
 	uint64_t refills, drains, refill_pages, drain_pages;
 };
 
 void ps_pcp_init(struct ps_pcp *pcp, int high, int batch);
+
+/* 6.7+: auto-tune high between these bounds (as zoneinfo's high_min/high_max). */
+void ps_pcp_set_adaptive(struct ps_pcp *pcp, int high_min, int high_max);
+
+/* How many blocks of @order a refill takes (nr_pcp_alloc); updates the auto-tuning state. */
+int ps_pcp_refill_blocks(struct ps_pcp *pcp, int order);
+
+/*
+ * After a block of @order went on the lists (pcp->count already raised):
+ * how many pages to drain now, 0 for none (nr_pcp_high / nr_pcp_free,
+ * free_high); updates the version's state.
+ */
+int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int order);
+
+/* An allocation was served from the lists (decays free_factor / free_count). */
+void ps_pcp_note_alloc(struct ps_pcp *pcp);
 
 /* The list of a block of @order and @mt, and how many lists the version has. */
 int ps_pcp_index(const struct ps_zone *z, int order, int mt);

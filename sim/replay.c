@@ -400,8 +400,11 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 		if (o->policy.pcp_high != PS_UNSET)
 			high = o->policy.pcp_high;
 
-		for (int c = 0; c < r->nr_cpus; c++)
+		for (int c = 0; c < r->nr_cpus; c++) {
 			ps_pcp_init(&r->pcps[(size_t)i * r->nr_cpus + c], high, batch);
+			if (o->policy.pcp_high == PS_UNSET)
+				ps_pcp_set_adaptive(&r->pcps[(size_t)i * r->nr_cpus + c], d->pcp_high_min, d->pcp_high_max);
+		}
 	}
 	apply_policy(r);
 	ps_counters_init(&r->cnt, m, m->pageblock_order);
@@ -868,17 +871,15 @@ static void shadow_alloc(struct ps_replay *r, struct ps_zone *z, int cpu, int or
 	int *cnt = shadow_list(r, z, cpu, order, mt);
 
 	if (*cnt <= 0) {
-		int n = order ? ((pcp->batch >> order) > 2 ? pcp->batch >> order : 2) : pcp->batch;
+		int n = ps_pcp_refill_blocks(pcp, order);
 
-		if (pcp->high < pcp->batch)
-			n = 1;
 		pcp->refills++;
 		*cnt += n;
 		pcp->count += n << order;
 	}
 	(*cnt)--;
 	pcp->count -= 1 << order;
-	pcp->free_factor >>= 1;
+	ps_pcp_note_alloc(pcp);
 }
 
 static void shadow_free(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt)
@@ -889,30 +890,9 @@ static void shadow_free(struct ps_replay *r, struct ps_zone *z, int cpu, int ord
 
 	(*cnt)++;
 	pcp->count += 1 << order;
-	if (r->o.profile->pcp_drain_from_freed && pcp->free_factor && order && order <= 3) {
-		n = pcp->count + pcp->batch;	/* free_high: empty the lists */
-		pcp->drains++;
-		for (int l = 0; l < nl; l++)
-			base[l] = 0;
-		pcp->count = 0;
+	n = ps_pcp_drain_pages(pcp, r->o.profile, order);
+	if (n <= 0)
 		return;
-	}
-	if (pcp->count < pcp->high)
-		return;
-	n = pcp->batch;
-	if (r->o.profile->pcp_high_orders) {
-		int max = pcp->high - pcp->batch;
-
-		n = pcp->batch << pcp->free_factor;
-		if (n < max)
-			pcp->free_factor++;
-		if (n > max)
-			n = max;
-		if (n < pcp->batch)
-			n = pcp->batch;
-	}
-	if (pcp->high < pcp->batch)
-		n = 1;
 	pcp->drains++;
 	for (int k = 0; k < nl && n > 0; k++) {
 		int l = (li + k) % nl, o = l < 12 ? l / PS_MT_PCPTYPES : z->pageblock_order;

@@ -199,6 +199,10 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 				pcp_done = 1;
 		} else if (in_pagesets && !pcp_done && sscanf(buf, " high: %ld", &lv) == 1) {
 			cur.pcp_high = lv;
+		} else if (in_pagesets && !pcp_done && sscanf(buf, " high_min: %ld", &lv) == 1) {
+			cur.pcp_high_min = lv;
+		} else if (in_pagesets && !pcp_done && sscanf(buf, " high_max: %ld", &lv) == 1) {
+			cur.pcp_high_max = lv;
 		} else if (in_pagesets && !pcp_done && sscanf(buf, " batch: %ld", &lv) == 1) {
 			cur.pcp_batch = lv;
 		} else if (sscanf(buf, " start_pfn: %llu", &v) == 1) {

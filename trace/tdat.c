@@ -85,11 +85,12 @@ static int tdat_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *
 		}
 		id = tep_data_type(st->tep, rec);
 		type = ps_tep_kmem_type(&st->k, id);
-		snprintf(where, sizeof(where), "cpu %d offset %llu", rec->cpu, rec->offset);
 		if (type < 0) {
 			struct tep_event *e = tep_find_event(st->tep, id);
 			const char *n = e ? e->name : "unknown event id";
 
+			/* the place is formatted only for a skip: no string work per event */
+			snprintf(where, sizeof(where), "cpu %d offset %llu", rec->cpu, rec->offset);
 			if (ps_reader_skip(r, PS_SKIP_OTHER_EVENT, where, n, strlen(n), err) < 0) {
 				tracecmd_free_record(rec);
 				return -1;
@@ -100,6 +101,7 @@ static int tdat_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *
 		if (fill(r, st, type, rec, ev) < 0) {
 			const char *n = ps_event_names[type];
 
+			snprintf(where, sizeof(where), "cpu %d offset %llu", rec->cpu, rec->offset);
 			if (ps_reader_skip(r, PS_SKIP_BAD_FIELD, where, n, strlen(n), err) < 0) {
 				tracecmd_free_record(rec);
 				return -1;

@@ -994,10 +994,13 @@ static void emit(struct ps_lock_follow *f, int cpu, int cause, int zone, int nr,
 static void close_run(struct ps_lock_follow *f, int cpu)
 {
 	struct run *r = &f->runs[cpu];
+	int cause = r->kind == RUN_REFILL ? PS_LOCK_REFILL : PS_LOCK_DRAIN;
 
 	if (!r->kind)
 		return;
-	emit(f, cpu, r->fallback ? PS_LOCK_FALLBACK : r->kind == RUN_REFILL ? PS_LOCK_REFILL : PS_LOCK_DRAIN, r->zone, r->nr, r->order, r->mt, r->t0, r->t1);
+	if (r->fallback)
+		cause = PS_LOCK_FALLBACK;
+	emit(f, cpu, cause, r->zone, r->nr, r->order, r->mt, r->t0, r->t1);
 	r->kind = RUN_NONE;
 }
 

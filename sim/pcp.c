@@ -282,7 +282,8 @@ uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 			z->nr_pcp_pages += 1u << order;
 			got++;
 		}
-		lock_section(z, got << order, z->fallbacks != fallbacks ? PS_LOCK_FALLBACK : PS_LOCK_REFILL);
+		lock_section(z, got << order,
+			     z->fallbacks != fallbacks ? PS_LOCK_FALLBACK : PS_LOCK_REFILL);
 		if (l->head == PS_NIL)
 			return PS_NIL;
 	}

@@ -1,6 +1,7 @@
 #!/bin/sh
 # run-tests.sh - the whole test suite: unit and CLI tests (golden files, bad
-# input), on a normal build.  Installs what is missing first.
+# input) on a normal build, then under ASan+UBSan and valgrind, and a short
+# fuzz run (PAGESIM_QUICK=1: the first part only).  Installs what is missing first.
 set -e
 cd "$(dirname "$0")"
 scripts/install-deps.sh
@@ -19,4 +20,22 @@ for line in open(sys.argv[1]):
     else: fail += 1
 print(f"{ok} passed, {fail} failed, {skip} skipped")
 PY
+
+# Bad input (README "Bad input"): the whole suite again under ASan+UBSan, the
+# unit suite under valgrind, and a short run of every fuzz target.
+# PAGESIM_QUICK=1 skips these; PAGESIM_FUZZ_SECS sets the time per target.
+[ "${PAGESIM_QUICK:-}" = 1 ] && exit $status
+PAGESIM_EXTRA_PKGS="clang libclang-rt-14-dev valgrind" scripts/install-deps.sh
+echo "== sanitizer build (ASan+UBSan): whole suite"
+[ -d build-asan ] || meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+ninja -C build-asan >/dev/null
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 PAGESIM_SLOW=4 \
+	meson test -C build-asan --print-errorlogs --timeout-multiplier 4 -q >/dev/null || status=$?
+python3 -c 'import json,sys; r=[json.loads(l)["result"] for l in open(sys.argv[1])]; print("asan+ubsan: %d passed, %d failed, %d skipped" % (sum(x in ("OK","EXPECTEDFAIL") for x in r), sum(x not in ("OK","EXPECTEDFAIL","SKIP") for x in r), r.count("SKIP")))' build-asan/meson-logs/testlog.json
+echo "== valgrind: unit suite"
+meson test -C build --setup valgrind --suite unit --print-errorlogs -q >/dev/null || status=$?
+python3 -c 'import json,sys; r=[json.loads(l)["result"] for l in open(sys.argv[1])]; print("valgrind: %d passed, %d failed, %d skipped" % (sum(x in ("OK","EXPECTEDFAIL") for x in r), sum(x not in ("OK","EXPECTEDFAIL","SKIP") for x in r), r.count("SKIP")))' build/meson-logs/testlog-valgrind.json
+echo "== fuzz: ${PAGESIM_FUZZ_SECS:-45} s per target"
+fuzz/run.sh -t "${PAGESIM_FUZZ_SECS:-45}" || status=$?
 exit $status

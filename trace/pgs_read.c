@@ -12,6 +12,7 @@
  * event.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,35 @@ struct frame {
 /* the mapped file is released behind the reader in steps of this much */
 #define DROP_STEP (8u << 20)
 
+/*
+ * Frames decompressed ahead by a helper thread, when the machine has a
+ * second CPU: the reader's own thread then only decodes.  A frame the
+ * helper could not decompress is decompressed again by load_frame(), which
+ * reports the damage as it would without the helper.
+ */
+#define PF_SLOTS 2
+
+enum { PF_EMPTY, PF_BUSY, PF_READY, PF_FAILED };
+
+struct pf_slot {
+	uint8_t *buf;
+	size_t cap;
+	size_t got;
+	int frame;
+	int state;
+};
+
+struct prefetch {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int stop;
+	int next;		/* next frame for the helper */
+	int expected;		/* next frame the reader will load in order */
+	ZSTD_DCtx *dctx;
+	struct pf_slot slot[PF_SLOTS];
+};
+
 struct comm_map {
 	int32_t pid;
 	const char *comm;
@@ -66,6 +96,7 @@ struct pgs_state {
 	struct frame *frames;
 	int nr_frames, cur;
 	size_t dropped;		/* bytes of the mapping released behind the reader */
+	struct prefetch *pf;	/* NULL: frames are decompressed in load_frame() */
 	ZSTD_DCtx *dctx;
 	uint8_t *raw;
 	size_t raw_cap;
@@ -351,11 +382,20 @@ static int add_frame(struct pgs_state *st, uint64_t off, const uint8_t *p, size_
 static int index_sections(struct ps_reader *r, struct pgs_state *st, uint64_t hsize, struct ps_error *err)
 {
 	uint64_t off = hsize, events = 0;
-	int ended = 0;
+	int ended = 0, fd = st->mapped ? ps_stream_fd(r->stream) : -1;
 
 	while (off < st->size) {
 		const uint8_t *h = st->map + off;
+		uint8_t hb[PS_PGS_SECTION_HEADER + 8];
 		uint64_t len;
+
+		/*
+		 * Section headers of a mapped file are read with pread: touching
+		 * the mapping would fault in each frame's first page and its
+		 * neighbours (fault-around), 64 KiB of peak memory per frame.
+		 */
+		if (fd >= 0 && st->size - off >= sizeof(hb) && pread(fd, hb, sizeof(hb), off) == sizeof(hb))
+			h = hb;
 
 		if (st->size - off < PS_PGS_SECTION_HEADER) {
 			set_truncated(r, "%s: the file is cut short at byte %llu (inside a section header) after %d whole event frames (%llu events): it was not closed properly (crash or full disk?)",
@@ -374,12 +414,13 @@ static int index_sections(struct ps_reader *r, struct pgs_state *st, uint64_t hs
 			if (add_frame(st, off, h + PS_PGS_SECTION_HEADER, len) < 0)
 				return ps_err(err, "%s: byte %llu: damaged event frame header", r->path,
 					      (unsigned long long)off);
+			st->frames[st->nr_frames - 1].z = st->map + off + PS_PGS_SECTION_HEADER + 8;
 			events += st->frames[st->nr_frames - 1].nr;
 		} else if (!memcmp(h, PS_PGS_BLOB, 4)) {
-			if (add_blob(st, h + PS_PGS_SECTION_HEADER, len) < 0)
+			if (add_blob(st, st->map + off + PS_PGS_SECTION_HEADER, len) < 0)
 				return ps_err(err, "%s: byte %llu: damaged blob section", r->path, (unsigned long long)off);
 		} else if (!memcmp(h, PS_PGS_STAT, 4)) {
-			parse_stat(r, (const char *)h + PS_PGS_SECTION_HEADER, len);
+			parse_stat(r, (const char *)st->map + off + PS_PGS_SECTION_HEADER, len);
 		} else if (!memcmp(h, PS_PGS_END, 4)) {
 			ended = 1;
 			if (len >= 8 && get64(h + PS_PGS_SECTION_HEADER) != events)
@@ -400,6 +441,151 @@ static int index_sections(struct ps_reader *r, struct pgs_state *st, uint64_t hs
 	return 0;
 }
 
+/* The frame header checks of load_frame(), for the helper. */
+static int frame_sane(const struct frame *f)
+{
+	return f->nr && f->nr <= PS_PGS_FRAME_EVENTS && f->raw_len >= 4 * PS_PGS_NR_COLS &&
+	       f->raw_len <= 64u << 20;
+}
+
+static void *prefetch_main(void *arg)
+{
+	struct pgs_state *st = arg;
+	struct prefetch *pf = st->pf;
+
+	pthread_mutex_lock(&pf->mu);
+	while (!pf->stop) {
+		struct pf_slot *s = NULL;
+		const struct frame *f;
+		size_t got;
+		int ok;
+
+		for (int k = 0; k < PF_SLOTS && pf->next < st->nr_frames; k++)
+			if (pf->slot[k].state == PF_EMPTY)
+				s = &pf->slot[k];
+		if (!s) {
+			pthread_cond_wait(&pf->cv, &pf->mu);
+			continue;
+		}
+		s->frame = pf->next++;
+		s->state = PF_BUSY;
+		pthread_mutex_unlock(&pf->mu);
+
+		f = &st->frames[s->frame];
+		ok = frame_sane(f);
+		if (ok && f->raw_len > s->cap) {
+			free(s->buf);
+			s->buf = malloc(f->raw_len + RAW_PAD);
+			s->cap = s->buf ? f->raw_len : 0;
+			ok = s->buf != NULL;
+		}
+		if (ok) {
+			got = ZSTD_decompressDCtx(pf->dctx, s->buf, f->raw_len, f->z, f->zlen);
+			ok = !ZSTD_isError(got) && got == f->raw_len;
+			if (ok) {
+				memset(s->buf + got, 0, RAW_PAD);
+				s->got = got;
+			}
+		}
+
+		pthread_mutex_lock(&pf->mu);
+		s->state = ok ? PF_READY : PF_FAILED;
+		pthread_cond_broadcast(&pf->cv);
+	}
+	pthread_mutex_unlock(&pf->mu);
+	return NULL;
+}
+
+/*
+ * Starts the helper for a file of several frames on a machine with more
+ * than one CPU (PAGESIM_DECODE_THREADS=1 keeps the reader to one thread).
+ */
+static void prefetch_start(struct pgs_state *st)
+{
+	const char *env = getenv("PAGESIM_DECODE_THREADS");
+	struct prefetch *pf;
+
+	if (st->nr_frames < 3 || sysconf(_SC_NPROCESSORS_ONLN) < 2 || (env && atoi(env) == 1))
+		return;
+	pf = calloc(1, sizeof(*pf));
+	if (!pf)
+		return;
+	pf->dctx = ZSTD_createDCtx();
+	if (!pf->dctx || pthread_mutex_init(&pf->mu, NULL)) {
+		ZSTD_freeDCtx(pf->dctx);
+		free(pf);
+		return;
+	}
+	pthread_cond_init(&pf->cv, NULL);
+	st->pf = pf;
+	if (pthread_create(&pf->thread, NULL, prefetch_main, st)) {
+		st->pf = NULL;
+		pthread_cond_destroy(&pf->cv);
+		pthread_mutex_destroy(&pf->mu);
+		ZSTD_freeDCtx(pf->dctx);
+		free(pf);
+	}
+}
+
+static void prefetch_stop(struct pgs_state *st)
+{
+	struct prefetch *pf = st->pf;
+
+	if (!pf)
+		return;
+	pthread_mutex_lock(&pf->mu);
+	pf->stop = 1;
+	pthread_cond_broadcast(&pf->cv);
+	pthread_mutex_unlock(&pf->mu);
+	pthread_join(pf->thread, NULL);
+	for (int k = 0; k < PF_SLOTS; k++)
+		free(pf->slot[k].buf);
+	pthread_cond_destroy(&pf->cv);
+	pthread_mutex_destroy(&pf->mu);
+	ZSTD_freeDCtx(pf->dctx);
+	free(pf);
+	st->pf = NULL;
+}
+
+/*
+ * Frame @i from the helper, swapped into st->raw: 1 if it was decompressed
+ * there (*got set), 0 if load_frame() must decompress it itself (no helper,
+ * a frame out of order, or one the helper could not decompress).
+ */
+static int prefetch_take(struct pgs_state *st, int i, size_t *got)
+{
+	struct prefetch *pf = st->pf;
+	struct pf_slot *s = NULL;
+	int ok = 0;
+
+	if (!pf || i != pf->expected)
+		return 0;
+	pf->expected++;
+	pthread_mutex_lock(&pf->mu);
+	for (int k = 0; k < PF_SLOTS; k++)
+		if (pf->slot[k].state != PF_EMPTY && pf->slot[k].frame == i)
+			s = &pf->slot[k];
+	if (s) {
+		while (s->state == PF_BUSY)
+			pthread_cond_wait(&pf->cv, &pf->mu);
+		if (s->state == PF_READY) {
+			uint8_t *b = st->raw;
+			size_t cap = st->raw_cap;
+
+			st->raw = s->buf;
+			st->raw_cap = s->cap;
+			s->buf = b;
+			s->cap = cap;
+			*got = s->got;
+			ok = 1;
+		}
+		s->state = PF_EMPTY;
+		pthread_cond_broadcast(&pf->cv);
+	}
+	pthread_mutex_unlock(&pf->mu);
+	return ok;
+}
+
 /* Decompresses frame @i and points the column cursors into it. */
 static int load_frame(struct ps_reader *r, struct pgs_state *st, int i, struct ps_error *err)
 {
@@ -410,6 +596,8 @@ static int load_frame(struct ps_reader *r, struct pgs_state *st, int i, struct p
 	if (f->nr == 0 || f->nr > PS_PGS_FRAME_EVENTS || f->raw_len < total || f->raw_len > 64u << 20)
 		return ps_err(err, "%s: byte %llu: event frame %d declares %u events in %u bytes: the file is damaged",
 			      r->path, (unsigned long long)f->off, i, f->nr, f->raw_len);
+	if (prefetch_take(st, i, &got))
+		goto decompressed;
 	if (f->raw_len > st->raw_cap) {
 		free(st->raw);
 		st->raw = malloc(f->raw_len + RAW_PAD);
@@ -420,6 +608,7 @@ static int load_frame(struct ps_reader *r, struct pgs_state *st, int i, struct p
 	got = ZSTD_decompressDCtx(st->dctx, st->raw, f->raw_len, f->z, f->zlen);
 	if (!ZSTD_isError(got) && got <= f->raw_len)
 		memset(st->raw + got, 0, RAW_PAD);
+decompressed:
 	/*
 	 * A mapped file's pages count in the resident set until unmapped: give
 	 * back what lies behind this frame, so that memory does not grow with
@@ -864,6 +1053,7 @@ static void pgs_close(struct ps_reader *r)
 
 	if (!st)
 		return;
+	prefetch_stop(st);
 	if (st->mapped)
 		munmap((void *)st->map, st->size);
 	else
@@ -922,5 +1112,13 @@ int ps_pgs_open(struct ps_reader *r, struct ps_error *err)
 	if (index_sections(r, st, hsize, err) < 0)
 		return -1;
 	load_comms(st);
+	/*
+	 * Walking the section headers faulted in a page and its neighbours
+	 * (fault-around) for every frame: about 64 KiB of resident set per
+	 * 65536 events.  Give them back; what is read later pages in again.
+	 */
+	if (st->mapped)
+		madvise((void *)st->map, st->size, MADV_DONTNEED);
+	prefetch_start(st);
 	return 0;
 }

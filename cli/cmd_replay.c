@@ -39,6 +39,9 @@ static const char replay_usage[] =
 	"  --set KEY=VALUE    a tunable, after --policy: kernel, vm.min_free_kbytes,\n"
 	"                     vm.watermark_scale_factor, vm.watermark_boost_factor,\n"
 	"                     vm.zone_reclaim_mode, vm.defrag_mode, pcp.batch, pcp.high, ...\n"
+	"  --layout NAME|FILE struct zone layout for the cache-line model: 3.17 or 4.0\n"
+	"                     (default), or a layout file (docs/lock-model.md); the lock\n"
+	"                     model's costs are --set lock.acquire_ns=N, lock.page_ns=N\n"
 	"  --kernel RELEASE   interpret the trace as from this kernel\n"
 	"  --format FMT       vmstat (default) or json\n"
 	"  --state-dir DIR    write the model's final buddyinfo, pagetypeinfo, unusable_index\n"
@@ -55,7 +58,7 @@ static const char replay_usage[] =
 	"TRACE must be a file (it is read twice: once to infer the starting state).\n"
 	"exit status: 0 success, 1 failure, 2 bad usage\n";
 
-enum { OPT_MODE = 256, OPT_SYSROOT, OPT_MACHINE, OPT_CPUMAP, OPT_POLICY, OPT_SET, OPT_KERNEL, OPT_FORMAT, OPT_STATE, OPT_FOLD,
+enum { OPT_MODE = 256, OPT_SYSROOT, OPT_MACHINE, OPT_CPUMAP, OPT_LAYOUT, OPT_POLICY, OPT_SET, OPT_KERNEL, OPT_FORMAT, OPT_STATE, OPT_FOLD,
        OPT_STATS, OPT_CHECK, OPT_STRICT, OPT_TRUNC };
 
 static const struct option replay_options[] = {
@@ -63,6 +66,7 @@ static const struct option replay_options[] = {
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 	{ "machine", required_argument, NULL, OPT_MACHINE },
 	{ "cpu-map", required_argument, NULL, OPT_CPUMAP },
+	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "policy", required_argument, NULL, OPT_POLICY },
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
@@ -126,7 +130,7 @@ int cmd_replay(int argc, char **argv)
 	struct ps_out out;
 	struct ps_kv kv;
 	const char *format = "vmstat", *output = NULL, *policy = NULL, *state_dir = NULL;
-	const char *sets[64], *machine = NULL, *cpu_map = NULL;
+	const char *sets[64], *machine = NULL, *cpu_map = NULL, *layout = NULL;
 	struct ps_machine *other = NULL;
 	int nr_sets = 0;
 	char msg[512];
@@ -146,6 +150,7 @@ int cmd_replay(int argc, char **argv)
 		case OPT_SYSROOT: io.sysroot = optarg; break;
 		case OPT_MACHINE: machine = optarg; break;
 		case OPT_CPUMAP: cpu_map = optarg; break;
+		case OPT_LAYOUT: layout = optarg; break;
 		case OPT_POLICY: policy = optarg; break;
 		case OPT_SET:
 			if (nr_sets == 64)
@@ -195,9 +200,31 @@ int cmd_replay(int argc, char **argv)
 			return ps_usage_error("replay", "--policy '%s' is neither a profile (4.0 4.4 4.10 4.12 4.13 5.0 5.1 5.10 6.10 6.15 6.18), a kernel release, nor a policy file", policy);
 		}
 	}
-	for (int i = 0; i < nr_sets; i++)
+	ps_lock_params_init(&ro.lock);
+	if (layout) {
+		struct stat st;
+
+		if (stat(layout, &st) == 0 && S_ISREG(st.st_mode) ? ps_zone_layout_load(&ro.lock.layout, layout, &err) < 0
+								  : ps_zone_layout_builtin(&ro.lock.layout, layout) < 0)
+			return ps_usage_error("replay", "--layout '%s': %s", layout,
+					      err.msg[0] ? err.msg : "not a layout name (3.17, 4.0) nor a layout file");
+	}
+	for (int i = 0; i < nr_sets; i++) {
+		char key[128];
+		const char *eq = strchr(sets[i], '=');
+		int lrc;
+
+		if (!eq || eq == sets[i] || eq - sets[i] >= (int)sizeof(key))
+			return ps_usage_error("replay", "--set wants KEY=VALUE, not '%s'", sets[i]);
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - sets[i]), sets[i]);
+		lrc = ps_lock_params_set(&ro.lock, key, eq + 1, "--set", &err);
+		if (lrc < 0)
+			return ps_usage_error("replay", "%s", err.msg);
+		if (lrc == 0)
+			continue;	/* a lock-model key */
 		if (ps_policy_set_kv(&ro.policy, sets[i], "--set", &err) < 0)
 			return ps_usage_error("replay", "%s", err.msg);
+	}
 	io.trace = argv[optind];
 	io.quiet = quiet;
 	ps_kv_init(&kv);

@@ -94,6 +94,9 @@ struct ps_replay {
 	int16_t cpu_to_cpu[PS_MAX_CPUS];	/* traced CPU -> model CPU */
 	int node_to_node[PS_MAX_NODES];		/* traced node -> model node */
 	uint64_t cross_preused_pages, cross_unplaced_pages;
+	struct ps_lock *lock;
+	struct ps_lock_follow *lockf;
+	int lock_finished;
 	int node_order[PS_MAX_NODES][PS_MAX_NODES];
 	int nr_node_order[PS_MAX_NODES];
 };
@@ -407,6 +410,24 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 		}
 	}
 	apply_policy(r);
+	{
+		struct ps_error lerr;
+
+		r->lock = ps_lock_create(&o->lock, m->nr_zones, r->nr_cpus, &lerr);
+		if (!r->lock) {
+			snprintf(err, len, "%s", lerr.msg);
+			ps_replay_destroy(r);
+			return NULL;
+		}
+		if (o->mode == PS_REPLAY_FOLLOW) {
+			r->lockf = ps_lock_follow_create(r->lock, m, o->profile, m->pageblock_order);
+			if (!r->lockf)
+				goto nomem;
+		} else {
+			for (int i = 0; i < r->nr_zones; i++)
+				r->zones[i].lock = r->lock;
+		}
+	}
 	ps_counters_init(&r->cnt, m, m->pageblock_order);
 	ps_counters_init(&r->inv, m, m->pageblock_order);
 	build_node_order(r);
@@ -444,6 +465,10 @@ void ps_replay_destroy(struct ps_replay *r)
 		ps_zone_destroy(&r->zones[i]);
 	free(r->zones);
 	free(r->gbase);
+	if (r->lockf)
+		ps_lock_follow_destroy(r->lockf);
+	if (r->lock)
+		ps_lock_destroy(r->lock);
 	free(r->map);
 	free(r->pcps);
 	free(r->shadow);
@@ -1207,6 +1232,8 @@ static int reclaim_one(struct ps_replay *r, int node)
 				cpu = c;
 				break;
 			}
+		z->now_ns = k->last_run;
+		z->now_cpu = cpu;
 		if (ps_pcp_allowed(r->o.profile, order, z->pageblock_order)) {
 			ps_pcp_free(z, pcp_of(r, z, cpu), idx, order);
 		} else {
@@ -1297,8 +1324,17 @@ static uint32_t take(struct ps_replay *r, struct ps_zone *z, int cpu, int order,
 {
 	if (ps_pcp_allowed(r->o.profile, order, z->pageblock_order))
 		return ps_pcp_alloc(z, pcp_of(r, z, cpu), order, mt);
-	z->lock_acquisitions++;
-	return ps_rmqueue(z, order, mt, NULL);
+	{
+		uint64_t fallbacks = z->fallbacks;
+		uint32_t idx;
+
+		z->lock_acquisitions++;
+		idx = ps_rmqueue(z, order, mt, NULL);
+		if (idx != PS_NIL)
+			ps_lock_section(z->lock, z->index, cpu, z->now_ns, 1,
+					z->fallbacks != fallbacks ? PS_LOCK_FALLBACK : PS_LOCK_DIRECT_ALLOC);
+		return idx;
+	}
 }
 
 static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode, int high, int order, int mt,
@@ -1434,10 +1470,13 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 			defect(r, PS_DEF_SHAPE, ev, "free of a traced block the model did not allocate whole");
 			return;
 		}
+		z->now_ns = ev->ts_ns;
+		z->now_cpu = cpu;
 		if (ps_pcp_allowed(r->o.profile, ev->order, z->pageblock_order)) {
 			ps_pcp_free(z, pcp_of(r, z, cpu), idx, ev->order);
 		} else {
 			z->lock_acquisitions++;
+			ps_lock_section(z->lock, z->index, cpu, ev->ts_ns, 1, PS_LOCK_DIRECT_FREE);
 			ps_free_block(z, idx, ev->order);
 		}
 		f.pfn = z->start_pfn + idx;
@@ -1448,10 +1487,14 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 
 int ps_replay_event(struct ps_replay *r, const struct ps_event *ev, char *err, int len)
 {
-	if (r->o.mode == PS_REPLAY_FOLLOW)
+	if (r->o.mode == PS_REPLAY_FOLLOW) {
+		ps_lock_follow_event(r->lockf, ev);
 		follow_event(r, ev);
-	else
+	} else {
 		simulate_event(r, ev);
+		for (int zi = 0; zi < r->nr_zones; zi++)
+			ps_lock_pcp_pages(r->lock, zi, ev->ts_ns, r->zones[zi].nr_pcp_pages);
+	}
 	if (r->o.check) {
 		for (int zi = 0; zi < r->nr_zones; zi++)
 			if (ps_zone_check(&r->zones[zi], err, len) < 0)
@@ -1508,6 +1551,12 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 			r->cnt.node[n].local_node += r->inv.node[n].local_node;
 			r->cnt.node[n].other_node += r->inv.node[n].other_node;
 		}
+	}
+	if (!r->lock_finished) {
+		if (r->lockf)
+			ps_lock_follow_finish(r->lockf);
+		ps_lock_finish(r->lock);
+		r->lock_finished = 1;
 	}
 	if (ps_counters_to_kv(&r->cnt, kv) < 0)
 		return -1;
@@ -1605,6 +1654,8 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		snprintf(name, sizeof(name), "model_watermark_boost.node%d.%s", z->node, ps_zone_names[z->type]);
 		SET(name, z->watermark_boost);
 	}
+	if (ps_lock_counters(r->lock, r->m, kv) < 0)
+		return -1;
 	return 0;
 }
 

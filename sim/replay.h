@@ -24,6 +24,7 @@
 #include "buddy.h"
 #include "counters.h"
 #include "machine.h"
+#include "lock.h"
 #include "policy.h"
 #include "profile.h"
 
@@ -53,6 +54,8 @@ struct ps_replay_opts {
 	 */
 	const struct ps_machine *traced;
 	int16_t cpu_node_map[PS_MAX_CPUS];
+	/* the zone-lock and cache-line model (lock.h); default costs and layout 4.0 */
+	struct ps_lock_params lock;
 };
 
 /*

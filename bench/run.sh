@@ -10,11 +10,16 @@
 # Not part of the test suite.  Generated traces go to bench/out/ (ignored by
 # git) and are reused while the source trace and bench/pgs_concat.c are
 # unchanged.  Each command runs REPEAT times; the table gives the best wall
-# time, the spread (worst - best) and the largest peak RSS.  Run with nice on
+# time, the spread (worst - best), the least CPU time (user + system, all
+# threads: on a machine shared with other jobs the fairer figure) and the
+# largest peak RSS.  Run with nice on
 # a shared machine:
 #
 #   nice -n 10 bench/run.sh                       # numa2-zrm1, 100 M events
 #   SRC=/work/shared/traces/numa2-base EVENTS=20000000 REPEAT=5 bench/run.sh
+#
+# PAGESIM_DECODE_THREADS=1 keeps pagesim's file reader to one thread (the
+# one-core figure); by default it decompresses frames on a second thread.
 #
 # Environment: SRC (a real trace directory with trace.dat, trace.txt.zst and
 # before/), EVENTS (large trace, default 100000000), TEXT_EVENTS (large text
@@ -97,26 +102,28 @@ rows=()
 
 # measure LABEL EVENTS CMD...: REPEAT runs; best wall, spread, max RSS
 measure() {
-	local label=$1 events=$2 best= worst= rss=0 s e t r
+	local label=$1 events=$2 best= worst= rss=0 cpu= s e t r c
 	shift 2
 	for _ in $(seq "$REPEAT"); do
 		s=$(date +%s%N)
-		/usr/bin/time -f %M -o "$TMP/rss" "$@" > /dev/null 2> "$TMP/err" ||
+		/usr/bin/time -f '%M %U %S' -o "$TMP/rss" "$@" > /dev/null 2> "$TMP/err" ||
 			{ echo "failed: $*" >&2; cat "$TMP/err" >&2; exit 1; }
 		e=$(date +%s%N)
 		t=$(( (e - s) / 1000 ))
-		r=$(tail -1 "$TMP/rss")
+		read -r r c < <(tail -1 "$TMP/rss" | awk '{ printf "%d %d\n", $1, ($2 + $3) * 1000 }')
+		[ -z "$cpu" ] || [ "$c" -lt "$cpu" ] && cpu=$c
 		[ -z "$best" ] || [ "$t" -lt "$best" ] && best=$t
 		[ -z "$worst" ] || [ "$t" -gt "$worst" ] && worst=$t
 		[ "$r" -gt "$rss" ] && rss=$r
 	done
 	extra=$(sed -n 's/.*model state: \([0-9.]*\) bytes per simulated page.*/\1/p' "$TMP/err" | tail -1)
-	row=$(awk -v l="$label" -v n="$events" -v b="$best" -v w="$worst" -v m="$rss" -v x="$extra" 'BEGIN {
-		printf "| %s | %d | %.3f | %.3f | %.2f | %.0f | %s |", l, n, b / 1e6, (w - b) / 1e6,
-			n / (b / 1e6) / 1e6, m / 1024, x == "" ? "" : x }')
+	row=$(awk -v l="$label" -v n="$events" -v b="$best" -v w="$worst" -v m="$rss" -v x="$extra" -v c="$cpu" 'BEGIN {
+		printf "| %s | %d | %.3f | %.3f | %.2f | %.2f | %.1f | %.0f | %s |", l, n, b / 1e6, (w - b) / 1e6,
+			n / (b / 1e6) / 1e6, c / 1e3, c ? n / (c / 1e3) / 1e6 : 0, m / 1024, x == "" ? "" : x }')
 	rows+=("$row")
 	echo "$row" >&2
 	last_best=$best
+	last_cpu=$cpu
 }
 
 n_real=$(events_of "$real_pgs")
@@ -129,15 +136,18 @@ defects=$("$P" replay -q --mode follow "$OUT/$name-$EVENTS.pgs" 2> /dev/null | a
 
 echo "pagesim $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- trace sim cli || echo +), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)" >&2
 measure "trace-cmd report trace.dat" "$n_real" trace-cmd report "$SRC/trace.dat"
-t_tc=$last_best
+t_tc=$last_best c_tc=$last_cpu
 measure "pagesim stat trace.dat" "$n_real" "$P" stat -q "$SRC/trace.dat"
-t_dat=$last_best
+t_dat=$last_best c_dat=$last_cpu
 measure "pagesim stat trace-cmd text (zstd)" "$n_real" "$P" stat -q --sysroot "$SRC/before" "$SRC/trace.txt.zst"
 measure "pagesim stat pagesim file" "$n_real" "$P" stat -q "$real_pgs"
 measure "pagesim stat ftrace text (zstd), large" "$n_text" "$P" stat -q --sysroot "$SRC/before" "$OUT/$name-text-$TEXT_EVENTS.txt.zst"
 measure "pagesim stat pagesim file, large" "$n_text" "$P" stat -q "$OUT/$name-text-$TEXT_EVENTS.pgs"
 measure "pagesim stat pagesim file, 1 M" "$n_1m" "$P" stat -q "$OUT/$name-1m.pgs"
-measure "pagesim stat pagesim file, $((EVENTS / 1000000)) M" "$n_big" "$P" stat -q "$OUT/$name-$EVENTS.pgs"
+measure "pagesim stat pagesim file, $((EVENTS / 1000000)) M, one thread" "$n_big" \
+	env PAGESIM_DECODE_THREADS=1 "$P" stat -q "$OUT/$name-$EVENTS.pgs"
+t_big1=$last_best c_big1=$last_cpu
+measure "pagesim stat pagesim file, $((EVENTS / 1000000)) M, decompression thread" "$n_big" "$P" stat -q "$OUT/$name-$EVENTS.pgs"
 t_big=$last_best
 measure "replay follow, 1 M" "$n_1m" "$P" replay -q --stats --mode follow "$OUT/$name-1m.pgs"
 measure "replay follow, $((EVENTS / 1000000)) M" "$n_big" "$P" replay -q --stats --mode follow "$OUT/$name-$EVENTS.pgs"
@@ -149,11 +159,16 @@ measure "replay simulate, $((EVENTS / 1000000)) M" "$n_big" "$P" replay -q --sta
 	echo "each copy closed); follow-mode defects of the $n_big-event trace: $defects."
 	echo "Replay machine: $sim_machine.  $REPEAT runs each; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)."
 	echo
-	echo "| command | events | best wall s | spread s | M events/s | peak RSS MiB | bytes/page |"
-	echo "|---|---:|---:|---:|---:|---:|---:|"
+	echo "| command | events | best wall s | spread s | M events/s (wall) | CPU s | M events/CPU-s | peak RSS MiB | bytes/page |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	printf '%s\n' "${rows[@]}"
 	echo
-	awk -v tc="$t_tc" -v d="$t_dat" 'BEGIN { printf "stat on trace.dat vs trace-cmd report: %.1fx faster (target >= 10x)\n", tc / d }'
-	awk -v n="$n_big" -v b="$t_big" 'BEGIN { printf "stat on the large pagesim file: %.1f M events/s (target >= 50)\n", n / (b / 1e6) / 1e6 }'
+	awk -v tc="$t_tc" -v d="$t_dat" -v ctc="$c_tc" -v cd="$c_dat" 'BEGIN {
+		printf "stat on trace.dat vs trace-cmd report: %.1fx faster in wall time, %.1fx in CPU time (target >= 10x)\n",
+			tc / d, ctc / cd }'
+	awk -v n="$n_big" -v b="$t_big1" -v t="$t_big" 'BEGIN {
+		printf "stat on the large pagesim file: %.1f M events/s on one core, %.1f with the decompression thread (target >= 50)\n",
+			n / (b / 1e6) / 1e6, n / (t / 1e6) / 1e6 }'
+	awk -v n="$n_big" -v c="$c_big1" 'BEGIN { printf "... per CPU-second on one core: %.1f M events\n", n / (c / 1e3) / 1e6 }'
 } | tee "$RES"
 echo "(written to $RES)"

@@ -67,7 +67,8 @@ static void put_text(FILE *f, const struct ps_event *e, int pageblock_order)
 	case PS_EV_EXTFRAG:
 		fprintf(f, " alloc_order=%u fallback_order=%u pageblock_order=%d alloc_migratetype=%d fallback_migratetype=%d fragmenting=%d change_ownership=%u\n",
 			e->alloc_order, e->fallback_order, pageblock_order, e->alloc_migratetype,
-			e->fallback_migratetype, e->fallback_order < pageblock_order, e->change_ownership);
+			e->fallback_migratetype, e->fallback_order < pageblock_order,
+			e->change_ownership);
 		break;
 	}
 }

@@ -394,7 +394,8 @@ static int index_sections(struct ps_reader *r, struct pgs_state *st, uint64_t hs
 		 * the mapping would fault in each frame's first page and its
 		 * neighbours (fault-around), 64 KiB of peak memory per frame.
 		 */
-		if (fd >= 0 && st->size - off >= sizeof(hb) && pread(fd, hb, sizeof(hb), off) == sizeof(hb))
+		if (fd >= 0 && st->size - off >= sizeof(hb) &&
+		    pread(fd, hb, sizeof(hb), off) == sizeof(hb))
 			h = hb;
 
 		if (st->size - off < PS_PGS_SECTION_HEADER) {
@@ -968,7 +969,8 @@ static int decode_fast(struct pgs_state *st)
  * reports the damaged event or, for an unusual but valid record, decodes
  * the batch.
  */
-static int redo_careful(struct ps_reader *r, struct pgs_state *st, uint32_t done, struct ps_error *err)
+static int redo_careful(struct ps_reader *r, struct pgs_state *st, uint32_t done,
+			struct ps_error *err)
 {
 	const struct frame *f = &st->frames[st->cur - 1];
 

@@ -97,6 +97,10 @@ struct ps_replay {
 	struct ps_lock *lock;
 	struct ps_lock_follow *lockf;
 	int lock_finished;
+	uint64_t *last_pcp_pages;		/* per zone, as last told to the lock model */
+	uint64_t now_ns;			/* time of the event being replayed */
+	int nr_awake;				/* kswapd threads awake */
+	int node_zone[PS_MAX_NODES][PS_ZONE_NR];	/* zone index of (node, type), -1 none */
 	int node_order[PS_MAX_NODES][PS_MAX_NODES];
 	int nr_node_order[PS_MAX_NODES];
 };
@@ -432,6 +436,17 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 	ps_counters_init(&r->inv, m, m->pageblock_order);
 	build_node_order(r);
 	build_cpu_map(r, o);
+	for (int n = 0; n < PS_MAX_NODES; n++)
+		for (int t = 0; t < PS_ZONE_NR; t++)
+			r->node_zone[n][t] = -1;
+	for (int i = 0; i < r->nr_zones; i++)
+		if (r->zones[i].node < PS_MAX_NODES)
+			r->node_zone[r->zones[i].node][r->zones[i].type] = i;
+	r->last_pcp_pages = calloc(r->nr_zones > 0 ? (size_t)r->nr_zones : 1, sizeof(*r->last_pcp_pages));
+	if (!r->last_pcp_pages)
+		goto nomem;
+	for (int i = 0; i < r->nr_zones; i++)
+		r->last_pcp_pages[i] = UINT64_MAX;	/* every zone reports at the first event */
 	return r;
 nomem:
 	snprintf(err, len, "out of memory building the model");
@@ -469,6 +484,7 @@ void ps_replay_destroy(struct ps_replay *r)
 		ps_lock_follow_destroy(r->lockf);
 	if (r->lock)
 		ps_lock_destroy(r->lock);
+	free(r->last_pcp_pages);
 	free(r->map);
 	free(r->pcps);
 	free(r->shadow);
@@ -1174,6 +1190,7 @@ static void wake_kswapd(struct ps_replay *r, int node, uint64_t now)
 	if (node < 0 || node >= PS_MAX_NODES || r->kswapd[node].awake || node_balanced(r, node))
 		return;
 	r->kswapd[node].awake = 1;
+	r->nr_awake++;
 	r->kswapd[node].wakeups++;
 	r->kswapd[node].woken_at = now;
 	r->kswapd[node].last_run = now;
@@ -1279,6 +1296,7 @@ static void run_kswapd(struct ps_replay *r, uint64_t now)
 		if (!node_balanced(r, n))
 			continue;
 		r->kswapd[n].awake = 0;
+		r->nr_awake--;
 		r->kswapd[n].awake_ns += now - r->kswapd[n].woken_at;
 		for (int zi = 0; zi < r->nr_zones; zi++) {
 			struct ps_zone *z = &r->zones[zi];
@@ -1341,42 +1359,47 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 			    uint32_t *idx)
 {
 	int nr = thisnode ? 1 : r->nr_node_order[node];
+	/* vm.defrag_mode (6.15+): no fragmenting fallback until reclaim has failed (pass 3) */
+	int defrag = r->o.defrag_mode && r->o.profile->defrag_mode;
 
 	for (int pass = 0; pass < 3; pass++) {
 		if (pass == 1) {
 			/* the slow path wakes kswapd on every node of the zonelist */
 			for (int ni = 0; ni < nr; ni++)
-				wake_kswapd(r, thisnode ? node : r->node_order[node][ni], r->zones[0].now_ns);
+				wake_kswapd(r, thisnode ? node : r->node_order[node][ni], r->now_ns);
 		}
 		for (int ni = 0; ni < nr; ni++) {
 			int n = thisnode ? node : r->node_order[node][ni];
 
 			for (int t = high; t >= 0; t--) {
-				for (int zi = 0; zi < r->nr_zones; zi++) {
-					struct ps_zone *z = &r->zones[zi];
+				int zi = n < PS_MAX_NODES ? r->node_zone[n][t] : -1;
+				struct ps_zone *z;
+				uint64_t boosts;
 
-					if (z->node != n || z->type != t)
-						continue;
-					if (!zone_ok(z, order, pass, high) &&
-					    !(pass == 0 && node_reclaim(r, z, cpu, order, high)))
-						continue;
-					z->nofragment = pass == 0 && r->o.profile->nofragment && n == node &&
-							(r->o.defrag_mode || 1);
-					{
-						uint64_t boosts = z->boosts;
-
-						*idx = take(r, z, cpu, order, mt);
-						if (z->boosts != boosts)	/* ZONE_BOOSTED_WATERMARK */
-							wake_kswapd(r, z->node, z->now_ns);
-					}
+				if (zi < 0)
+					continue;
+				z = &r->zones[zi];
+				if (!zone_ok(z, order, pass, high) &&
+				    !(pass == 0 && node_reclaim(r, z, cpu, order, high)))
+					continue;
+				z->now_ns = r->now_ns;
+				z->now_cpu = cpu;
+				z->nofragment = (pass == 0 && r->o.profile->nofragment && n == node) ||
+						(defrag && pass < 2);
+				boosts = z->boosts;
+				*idx = take(r, z, cpu, order, mt);
+				if (z->boosts != boosts)	/* ZONE_BOOSTED_WATERMARK */
+					wake_kswapd(r, z->node, r->now_ns);
+				/* ALLOC_NOFRAGMENT is dropped before going remote: retry here */
+				if (*idx == PS_NIL && z->nofragment && !defrag) {
 					z->nofragment = 0;
-					if (*idx == PS_NIL && pass == 0 && r->o.profile->nofragment)
-						*idx = take(r, z, cpu, order, mt);
-					if (*idx != PS_NIL) {
-						if (pass == 2)
-							r->sim_wmark_ignored++;
-						return z;
-					}
+					*idx = take(r, z, cpu, order, mt);
+				}
+				z->nofragment = 0;
+				if (*idx != PS_NIL) {
+					if (pass == 2)
+						r->sim_wmark_ignored++;
+					return z;
 				}
 			}
 		}
@@ -1390,7 +1413,9 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 	uint32_t tidx, idx;
 	int ti, cpu = ev->cpu < PS_MAX_CPUS ? r->cpu_to_cpu[ev->cpu] : ev->cpu;
 
-	run_kswapd(r, ev->ts_ns);
+	r->now_ns = ev->ts_ns;
+	if (r->nr_awake)
+		run_kswapd(r, ev->ts_ns);
 	if (ev->type == PS_EV_ALLOC) {
 		struct ps_event a = *ev;
 		int node, thisnode = !!(ev->gfp & PS_GFP_THISNODE), mt = ev->migratetype;
@@ -1412,10 +1437,6 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 			node = r->node_to_node[r->tz[ti].node];
 		if (mt < 0)
 			mt = PS_MT_MOVABLE;
-		for (int zi = 0; zi < r->nr_zones; zi++) {
-			r->zones[zi].now_ns = ev->ts_ns;
-			r->zones[zi].now_cpu = cpu;
-		}
 		z = walk(r, cpu, node, thisnode, gfp_zone(ev->gfp), ev->order, mt, &idx);
 		if (!z) {
 			r->sim_alloc_failed++;
@@ -1492,8 +1513,12 @@ int ps_replay_event(struct ps_replay *r, const struct ps_event *ev, char *err, i
 		follow_event(r, ev);
 	} else {
 		simulate_event(r, ev);
+		/* the pages held on pcp lists change only with the zones this event touched */
 		for (int zi = 0; zi < r->nr_zones; zi++)
-			ps_lock_pcp_pages(r->lock, zi, ev->ts_ns, r->zones[zi].nr_pcp_pages);
+			if (r->zones[zi].nr_pcp_pages != r->last_pcp_pages[zi]) {
+				r->last_pcp_pages[zi] = r->zones[zi].nr_pcp_pages;
+				ps_lock_pcp_pages(r->lock, zi, ev->ts_ns, r->zones[zi].nr_pcp_pages);
+			}
 	}
 	if (r->o.check) {
 		for (int zi = 0; zi < r->nr_zones; zi++)

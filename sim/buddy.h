@@ -69,6 +69,7 @@ struct ps_zone {
 	uint64_t nr_free_pages;		/* NR_FREE_PAGES: pages free in the buddy */
 	uint64_t nr_pcp_pages;		/* pages held on per-CPU lists */
 	int nr_isolate_pageblock;
+	long nr_reserved_highatomic;	/* pages in HIGHATOMIC pageblocks */
 	/* watermarks (pages) and boost */
 	long wmark_min, wmark_low, wmark_high, watermark_boost;
 	long lowmem_reserve[PS_ZONE_NR];	/* by class zone type */

@@ -79,6 +79,7 @@ struct ps_replay {
 	} kswapd[PS_MAX_NODES];
 	uint64_t reclaimed_then_freed;
 	uint64_t node_reclaims, node_reclaimed;
+	uint64_t highatomic_reserved, highatomic_unreserved;
 	/* the traced machine's address space (same as the model's unless cross) */
 	int cross;
 	const struct ps_machine *tm;
@@ -367,8 +368,10 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 	}
 	if (o->mode == PS_REPLAY_SIMULATE) {
 		if (r->total_pages >= PS_NIL || r->traced_pages >= PS_NIL) {
-			snprintf(err, len, "machine too large for the simulate-mode table (%llu pages)",
-				 (unsigned long long)r->total_pages);
+			snprintf(err, len, "%s is too large for the simulate-mode table (%llu pages)%s",
+				 r->total_pages >= PS_NIL ? "the machine" : "the recorded machine's address space",
+				 (unsigned long long)(r->total_pages >= PS_NIL ? r->total_pages : r->traced_pages),
+				 r->tm->assumed ? ": its layout is assumed; give --sysroot" : "");
 			ps_replay_destroy(r);
 			return NULL;
 		}
@@ -1338,25 +1341,86 @@ static int node_reclaim(struct ps_replay *r, struct ps_zone *z, int cpu, int ord
 	return zone_ok(z, order, 0, classzone);
 }
 
-static uint32_t take(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt)
+/*
+ * High-order atomic reserves (4.4+): a slow-path, non-blocking high-order
+ * request (ALLOC_HARDER with __GFP_ATOMIC up to 6.2, ALLOC_HIGHATOMIC from
+ * 6.3: no direct reclaim, __GFP_HIGH) tries the HIGHATOMIC lists first and,
+ * once served, turns its pageblock into a reserve while the zone holds less
+ * than 1% of its pages (plus one block) in reserves.
+ */
+static int highatomic_request(const struct ps_replay *r, uint32_t gfp, int order, int pass)
 {
-	if (ps_pcp_allowed(r->o.profile, order, z->pageblock_order))
-		return ps_pcp_alloc(z, pcp_of(r, z, cpu), order, mt);
+	if (r->o.profile->old_mt || !order || pass == 0 || (gfp & PS_GFP_NOMEMALLOC))
+		return 0;
+	return (gfp & PS_GFP_ATOMIC) || (!(gfp & PS_GFP_DIRECT_RECLAIM) && (gfp & PS_GFP_HIGH));
+}
+
+static void reserve_highatomic(struct ps_replay *r, struct ps_zone *z, uint32_t idx)
+{
+	long pbn = 1L << z->pageblock_order;
+	int mt = ps_pageblock_mt(z, idx);
+
+	if (z->nr_reserved_highatomic >= (long)(z->managed / 100) + pbn || mt >= PS_MT_PCPTYPES)
+		return;
+	ps_set_pageblock_mt(z, idx, PS_MT_HIGHATOMIC);
+	ps_move_freepages_block(z, idx, PS_MT_HIGHATOMIC, NULL);
+	z->nr_reserved_highatomic += pbn;
+	r->highatomic_reserved++;
+}
+
+/* unreserve_highatomic_pageblock: before the last-resort pass, give one reserve back. */
+static void unreserve_highatomic(struct ps_replay *r, struct ps_zone *z, int mt)
+{
+	long pbn = 1L << z->pageblock_order;
+
+	if (z->nr_reserved_highatomic <= pbn)
+		return;
+	for (int o = 0; o < PS_NR_ORDERS; o++) {
+		uint32_t idx = z->free_area[o].free_list[PS_MT_HIGHATOMIC].head;
+
+		if (idx == PS_NIL)
+			continue;
+		if (ps_pageblock_mt(z, idx) == PS_MT_HIGHATOMIC) {
+			z->nr_reserved_highatomic -= pbn;
+			ps_set_pageblock_mt(z, idx, mt);
+		}
+		ps_move_freepages_block(z, idx, mt, NULL);
+		r->highatomic_unreserved++;
+		return;
+	}
+}
+
+static uint32_t take(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt, int highatomic)
+{
+	uint32_t idx = PS_NIL;
+
+	if (ps_pcp_allowed(r->o.profile, order, z->pageblock_order)) {
+		idx = ps_pcp_alloc(z, pcp_of(r, z, cpu), order, mt);
+		if (idx != PS_NIL && highatomic)
+			reserve_highatomic(r, z, idx);	/* get_page_from_freelist, after any success */
+		if (idx != PS_NIL || !highatomic)
+			return idx;
+	}
 	{
 		uint64_t fallbacks = z->fallbacks;
-		uint32_t idx;
 
 		z->lock_acquisitions++;
-		idx = ps_rmqueue(z, order, mt, NULL);
-		if (idx != PS_NIL)
+		if (highatomic)
+			idx = ps_rmqueue(z, order, PS_MT_HIGHATOMIC, NULL);
+		if (idx == PS_NIL)
+			idx = ps_rmqueue(z, order, mt, NULL);
+		if (idx != PS_NIL) {
 			ps_lock_section(z->lock, z->index, cpu, z->now_ns, 1,
 					z->fallbacks != fallbacks ? PS_LOCK_FALLBACK : PS_LOCK_DIRECT_ALLOC);
+			if (highatomic)
+				reserve_highatomic(r, z, idx);
+		}
 		return idx;
 	}
 }
 
 static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode, int high, int order, int mt,
-			    uint32_t *idx)
+			    uint32_t gfp, uint32_t *idx)
 {
 	int nr = thisnode ? 1 : r->nr_node_order[node];
 	/* vm.defrag_mode (6.15+): no fragmenting fallback until reclaim has failed (pass 3) */
@@ -1367,6 +1431,16 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 			/* the slow path wakes kswapd on every node of the zonelist */
 			for (int ni = 0; ni < nr; ni++)
 				wake_kswapd(r, thisnode ? node : r->node_order[node][ni], r->now_ns);
+		}
+		if (pass == 2 && !r->o.profile->old_mt) {
+			/* before the last resort, the reserves go back */
+			for (int ni = 0; ni < nr; ni++) {
+				int n = thisnode ? node : r->node_order[node][ni];
+
+				for (int t = high; t >= 0; t--)
+					if (n < PS_MAX_NODES && r->node_zone[n][t] >= 0)
+						unreserve_highatomic(r, &r->zones[r->node_zone[n][t]], mt);
+			}
 		}
 		for (int ni = 0; ni < nr; ni++) {
 			int n = thisnode ? node : r->node_order[node][ni];
@@ -1387,13 +1461,13 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 				z->nofragment = (pass == 0 && r->o.profile->nofragment && n == node) ||
 						(defrag && pass < 2);
 				boosts = z->boosts;
-				*idx = take(r, z, cpu, order, mt);
+				*idx = take(r, z, cpu, order, mt, highatomic_request(r, gfp, order, pass));
 				if (z->boosts != boosts)	/* ZONE_BOOSTED_WATERMARK */
 					wake_kswapd(r, z->node, r->now_ns);
 				/* ALLOC_NOFRAGMENT is dropped before going remote: retry here */
 				if (*idx == PS_NIL && z->nofragment && !defrag) {
 					z->nofragment = 0;
-					*idx = take(r, z, cpu, order, mt);
+					*idx = take(r, z, cpu, order, mt, highatomic_request(r, gfp, order, pass));
 				}
 				z->nofragment = 0;
 				if (*idx != PS_NIL) {
@@ -1437,7 +1511,7 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 			node = r->node_to_node[r->tz[ti].node];
 		if (mt < 0)
 			mt = PS_MT_MOVABLE;
-		z = walk(r, cpu, node, thisnode, gfp_zone(ev->gfp), ev->order, mt, &idx);
+		z = walk(r, cpu, node, thisnode, gfp_zone(ev->gfp), ev->order, mt, ev->gfp, &idx);
 		if (!z) {
 			r->sim_alloc_failed++;
 			return;
@@ -1619,6 +1693,8 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		SET("replay_reclaimed_then_freed_pages", r->reclaimed_then_freed);
 		SET("model_node_reclaim_calls", r->node_reclaims);
 		SET("model_node_reclaimed_pages", r->node_reclaimed);
+		SET("model_highatomic_reserved_blocks", r->highatomic_reserved);
+		SET("model_highatomic_unreserved_blocks", r->highatomic_unreserved);
 		for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES; n++) {
 			if (!(r->m->node_online & (1ull << n)))
 				continue;

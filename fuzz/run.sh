@@ -24,9 +24,10 @@ done
 shift $((OPTIND - 1))
 B=${FUZZ_BUILD:-build-fuzz}
 if [ ! -d "$B" ]; then
-	CC=clang meson setup "$B" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false >/dev/null || exit 1
+	CC=clang meson setup "$B" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false >/dev/null ||
+		{ echo "fuzz/run.sh: meson setup $B failed (is clang installed?)" >&2; exit 1; }
 fi
-ninja -C "$B" >/dev/null || exit 1
+ninja -C "$B" >/dev/null || { echo "fuzz/run.sh: the build in $B failed (run ninja -C $B)" >&2; exit 1; }
 targets=${*:-"reader pgs zoneinfo pagetypeinfo buddyinfo cpulist kvfile policy diffin"}
 mkdir -p fuzz/crashes
 work=$(mktemp -d)

@@ -43,7 +43,7 @@ echo "recorded $got events; stat and --check agree with the kernel"
 # 2. SIGINT mid-run, no command
 "$PAGESIM" record -q -o "$TMP/s.pgs" 2> "$TMP/err" &
 pid=$!
-sleep 1
+sleep "${PAGESIM_SLOW:-1}"
 dd if=/dev/zero of="$TMP/y" bs=1M count=5 2>/dev/null; rm -f "$TMP/y"
 sleep 0.3
 kill -INT $pid
@@ -56,7 +56,7 @@ echo "SIGINT: readable file, nothing left"
 # 3. SIGTERM while a command runs: the command is stopped too
 "$PAGESIM" record -q -o "$TMP/t.pgs" -- sh -c "echo \$\$ > $TMP/cmd.pid; dd if=/dev/zero of=$TMP/z bs=1M count=2 2>/dev/null; exec sleep 30" &
 pid=$!
-sleep 1.5
+sleep "$(awk "BEGIN { print 1.5 * ${PAGESIM_SLOW:-1} }")"	# record's set-up is slow under ASan
 kill -TERM $pid
 wait $pid || fail "record after SIGTERM exited $?"
 rm -f "$TMP/z"

@@ -1616,9 +1616,13 @@ uint64_t ps_replay_defects(const struct ps_replay *r)
 double ps_replay_bytes_per_page(const struct ps_replay *r)
 {
 	double b = r->nr_zones ? ps_zone_bytes_per_page(&r->zones[0]) : 0;
+	uint64_t ring = 0;
 
 	if (r->map)
-		b += sizeof(*r->map);
+		b += (double)r->traced_pages * sizeof(*r->map) / (r->total_pages ? r->total_pages : 1);
+	for (int n = 0; n < PS_MAX_NODES; n++)
+		ring += r->kswapd[n].cap;
+	b += (double)ring * sizeof(uint32_t) / (r->total_pages ? r->total_pages : 1);
 	return b;
 }
 

@@ -110,6 +110,10 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 	int zi, znode, cpu_node, pref;
 
 	c->events[ev->type]++;
+	if (ev->order >= PS_NR_ORDERS && ev->type != PS_EV_EXTFRAG) {
+		c->bad_order++;		/* only a hand-made pagesim file can carry one */
+		return;
+	}
 	switch (ev->type) {
 	case PS_EV_ALLOC:
 		if (ev->pfn == PS_PFN_NONE) {
@@ -219,6 +223,8 @@ int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv)
 	SET("alloc_failed", c->alloc_failed);
 	SET("pfn_outside_zones", c->pfn_outside_zones);
 	SET("cpu_without_node", c->cpu_without_node);
+	if (c->bad_order)
+		SET("events_order_out_of_range", c->bad_order);
 	if (!c->events[PS_EV_FREE] && c->events[PS_EV_FREE_BATCHED])
 		SET("pgfree_from_batched", 1);
 	return 0;

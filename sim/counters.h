@@ -62,6 +62,7 @@ struct ps_counters {
 	uint64_t alloc_failed;
 	uint64_t pfn_outside_zones;	/* events skipped: pfn in no zone of the machine */
 	uint64_t cpu_without_node;	/* allocations skipped: CPU not in any node's cpulist */
+	uint64_t bad_order;		/* events skipped: order above 10 */
 	uint64_t first_outside_pfn;
 	int first_outside_type;
 	/*

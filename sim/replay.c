@@ -1490,6 +1490,11 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 	r->now_ns = ev->ts_ns;
 	if (r->nr_awake)
 		run_kswapd(r, ev->ts_ns);
+	if (ev->order >= PS_NR_ORDERS && (ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE)) {
+		defect(r, PS_DEF_SHAPE, ev, "order above the maximum");
+		ps_counters_event(&r->cnt, ev);
+		return;
+	}
 	if (ev->type == PS_EV_ALLOC) {
 		struct ps_event a = *ev;
 		int node, thisnode = !!(ev->gfp & PS_GFP_THISNODE), mt = ev->migratetype;

@@ -6,6 +6,9 @@
 # Environment:
 #   OUTROOT  where the run folders go (default: the folder of this script)
 #   BUF_KB   per-CPU ring buffer size of the tracing instance in KiB (default 65536)
+#   QUIET_RATE, QUIET_WAIT  the machine must be quiet before a run starts: fewer than QUIET_RATE
+#            (default 1000) numa_hit per second over 2 s; waits up to QUIET_WAIT s (default 900)
+#   MAX_BYTES  a finished run larger than this (default 2300000) is not kept (the machine was busy)
 #
 # Each run is written to a scratch folder and moved over OUTROOT/RUN only when it is complete and
 # its checks pass, so rerunning replaces a run and a failed run leaves the old one in place.
@@ -25,6 +28,9 @@ set -euo pipefail
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 OUTROOT=${OUTROOT:-$SCRIPT_DIR}
 BUF_KB=${BUF_KB:-65536}
+QUIET_RATE=${QUIET_RATE:-1000}
+QUIET_WAIT=${QUIET_WAIT:-900}
+MAX_BYTES=${MAX_BYTES:-2300000}
 TRACEFS=/sys/kernel/tracing
 INSTANCE=pagesim
 INST=$TRACEFS/instances/$INSTANCE
@@ -107,15 +113,42 @@ snapshot_files() {
     done
 }
 
-# the counters; reading stat_refresh first folds the per-CPU vmstat differentials
-snapshot_counters() {
-    local dst=$1 n _x
-    read -r _x < /proc/sys/vm/stat_refresh || true
+# The counters. They are read into memory (PENDING) and written to disk only after tracing is off:
+# writing a file between the counter read and tracing_on=1 would allocate page-cache pages that the
+# kernel counts but the trace does not show. Each read is done twice, the first time only to grow
+# bash's heap, so that no page fault of bash itself falls between the reads and the toggle (without
+# this the window starts with about 5 untraced allocations). Reading stat_refresh first folds the
+# per-CPU vmstat differentials.
+declare -A PENDING=()
+counter_files() {        # before: node files, then /proc/vmstat last; after: /proc/vmstat first
+    local n
+    [ "$1" = after ] && echo /proc/vmstat
     for n in "${NODES[@]}"; do
-        copy "/sys/devices/system/node/$n/numastat" "$dst/sys/devices/system/node/$n/numastat"
-        copy "/sys/devices/system/node/$n/vmstat" "$dst/sys/devices/system/node/$n/vmstat"
+        echo "/sys/devices/system/node/$n/numastat"
+        echo "/sys/devices/system/node/$n/vmstat"
     done
-    copy /proc/vmstat "$dst/proc/vmstat"
+    [ "$1" = before ] && echo /proc/vmstat
+    return 0
+}
+COUNTER_LIST_before=() COUNTER_LIST_after=()
+snapshot_counters() {
+    local which=$1 dst=$2 f v pass
+    local -n list="COUNTER_LIST_$which"
+    local -A scratch=()
+    for pass in warm real; do
+        read -r v < /proc/sys/vm/stat_refresh || true
+        for f in "${list[@]}"; do
+            IFS= read -r -d '' v < "$f" || true
+            if [ $pass = warm ]; then scratch["$dst$f"]=$v; else PENDING["$dst$f"]=$v; fi
+        done
+    done
+}
+flush_counters() {
+    local k
+    for k in "${!PENDING[@]}"; do
+        printf '%s' "${PENDING[$k]}" > "$k"
+    done
+    PENDING=()
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -142,19 +175,21 @@ workload_uma_idle() {
 
 describe_uma_small() {
     cat <<'EOF'
-Short mixed workload (tracing on for about a quarter of a second): write a 20 MiB file on the root ext4 with dd (conv=fsync), drop
-the page cache (echo 1 > drop_caches), read the file back with dd; 8 forks+execs of /bin/true and a
-subshell forking two `sleep 0.01`; two tmpfs files in /dev/shm (1 MiB random, 2 MiB zeros) written,
-read and removed; anonymous memory churn in Python (a 12 MiB bytearray, then 1000 4 KiB
-bytearrays, all freed); the 20 MiB file is removed at the end. Before tracing starts the caches are
-dropped once (sync; echo 3 > drop_caches) so the read-back really reads from disk.
+Short mixed workload (tracing is on for about a quarter of a second): write a 20 MiB file on the
+root ext4 with dd (conv=fsync), drop the page cache (echo 1 > drop_caches), read the file back with
+dd; 8 forks+execs of /bin/true and a subshell forking two `sleep 0.01`; two tmpfs files in /dev/shm
+(1 MiB random, 2 MiB zeros) written, read and removed; anonymous memory churn in Python (a 12 MiB
+bytearray, then 1000 4 KiB bytearrays, all freed); the 20 MiB file is removed at the end. Before
+tracing starts the caches are dropped once (sync; echo 3 > drop_caches) so the read-back really
+reads from disk. The recording is system-wide: the script waits for a quiet machine first.
 EOF
 }
 
 describe_uma_idle() {
     cat <<'EOF'
 Idle machine: only `sleep 2` runs while tracing is on (plus whatever the kernel and the guest's
-own agent do in the background). No caches are dropped.
+own agent do in the background). No caches are dropped. The script waits for a quiet machine
+(fewer than 1000 numa_hit/s) before it starts.
 EOF
 }
 
@@ -167,11 +202,26 @@ count_events() {
 
 vmstat_val() { awk -v k="$2" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' "$1"; }
 
+# wait_quiet: other activity on the machine would land in the trace (the recording is system-wide)
+numa_hit_now() { awk '$1 == "numa_hit" { print $2 }' /proc/vmstat; }
+wait_quiet() {
+    local start=$SECONDS a b rate
+    while :; do
+        a=$(numa_hit_now); sleep 2; b=$(numa_hit_now)
+        rate=$(( (b - a) / 2 ))
+        [ "$rate" -lt "$QUIET_RATE" ] && return 0
+        [ $(( SECONDS - start )) -ge "$QUIET_WAIT" ] && die "machine busy ($rate numa_hit/s) for ${QUIET_WAIT}s"
+        log "machine busy ($rate numa_hit/s), waiting"
+        sleep 10
+    done
+}
+
 record_run() {
     local run=$1 dst="$OUTROOT/$1" out ev cpu rc t0 t1
     WORK=$(mktemp -d /var/tmp/pagesim-rec.XXXXXX)
     out=$WORK/$run
     mkdir -p "$out/format"
+    wait_quiet
     log "$run: recording"
 
     [ -d "$INST" ] && rmdir "$INST"
@@ -193,8 +243,10 @@ record_run() {
 
     snapshot_dirs "$out/before"
     snapshot_dirs "$out/after"
+    mapfile -t COUNTER_LIST_before < <(counter_files before)
+    mapfile -t COUNTER_LIST_after < <(counter_files after)
     snapshot_files "$out/before"
-    snapshot_counters "$out/before"
+    snapshot_counters before "$out/before"
     # from here to snapshot_counters after: builtins only, apart from the workload
     t0=$EPOCHREALTIME
     echo 1 > "$INST/tracing_on"
@@ -204,7 +256,8 @@ record_run() {
     esac
     echo 0 > "$INST/tracing_on"
     t1=$EPOCHREALTIME
-    snapshot_counters "$out/after"
+    snapshot_counters after "$out/after"
+    flush_counters
     snapshot_files "$out/after"
 
     # the kernel's own text (non-consuming read), stats, formats: all before trace-cmd extract,
@@ -253,6 +306,10 @@ record_run() {
 
     write_readme "$run" "$out" "$t0" "$t1" "$overruns"
 
+    local bytes
+    bytes=$(du -sb "$out" | cut -f1)
+    [ "$bytes" -le "$MAX_BYTES" ] \
+        || die "$run: $bytes bytes, over MAX_BYTES=$MAX_BYTES (was the machine busy?); $dst left as it was"
     rm -rf "$dst"
     mv "$out" "$dst"
     rm -rf "$WORK"; WORK=""
@@ -287,8 +344,8 @@ write_readme() {
         for ev in $EVENTS; do echo "echo 1 > $INST/events/kmem/$ev/enable"; done
         [ "$run" = uma-small ] && echo "sync; echo 3 > /proc/sys/vm/drop_caches"
         echo "echo > $INST/trace                      # clear"
-        echo "# snapshot before/: other files first, then (bash builtins only, no fork) stat_refresh,"
-        echo "# node*/numastat, node*/vmstat, proc/vmstat"
+        echo "# snapshot before/: other files first, then, with bash builtins only (no fork, no file"
+        echo "# written until tracing is off): stat_refresh, node*/numastat, node*/vmstat, proc/vmstat"
         echo "echo 1 > $INST/tracing_on; <workload>; echo 0 > $INST/tracing_on"
         echo "# snapshot after/: the counters first (builtins only), then the other files"
         echo "cat $INST/trace > trace.txt               # kernel's own text; zstd -19 -> trace.txt.zst"

@@ -195,6 +195,19 @@ static void drain_one(struct ps_zone *z, uint32_t idx)
 	ps_free_one_page(z, idx, order, mt, 0);
 }
 
+/* Returns the block at the tail (the oldest) of @l to the buddy; its pages. */
+static int drain_tail(struct ps_zone *z, struct ps_pcp *pcp, struct ps_list *l)
+{
+	uint32_t idx = l->tail;
+	int pages = 1 << PG_ORDER(z->state[idx]);
+
+	ps_list_del(z, l, idx);
+	pcp->count -= pages;
+	pcp->drain_pages += pages;
+	drain_one(z, idx);
+	return pages;
+}
+
 void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list)
 {
 	int nl = ps_pcp_nr_lists(z->prof), pi = start_list;
@@ -223,14 +236,7 @@ void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list)
 				batch_free = n;
 			l = &pcp->lists[pi];
 			do {
-				uint32_t idx = l->tail;
-				int pages = 1 << PG_ORDER(z->state[idx]);
-
-				ps_list_del(z, l, idx);
-				pcp->count -= pages;
-				pcp->drain_pages += pages;
-				n -= pages;
-				drain_one(z, idx);
+				n -= drain_tail(z, pcp, l);
 			} while (--batch_free > 0 && n > 0 && l->tail != PS_NIL);
 		}
 		lock_section(z, (int)(pcp->drain_pages - pages0), PS_LOCK_DRAIN);
@@ -245,16 +251,8 @@ void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list)
 		while (pcp->lists[pi].tail == PS_NIL)
 			pi = (pi + 1) % nl;
 		l = &pcp->lists[pi];
-		while (n > 0 && l->tail != PS_NIL) {
-			uint32_t idx = l->tail;
-			int pages = 1 << PG_ORDER(z->state[idx]);
-
-			ps_list_del(z, l, idx);
-			pcp->count -= pages;
-			pcp->drain_pages += pages;
-			n -= pages;
-			drain_one(z, idx);
-		}
+		while (n > 0 && l->tail != PS_NIL)
+			n -= drain_tail(z, pcp, l);
 	}
 	lock_section(z, (int)(pcp->drain_pages - pages0), PS_LOCK_DRAIN);
 }

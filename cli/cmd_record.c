@@ -35,7 +35,8 @@ static const char record_usage[] =
 	"options:\n"
 	"  -o, --output FILE    the pagesim file (written as FILE.tmp.* and renamed at the end)\n"
 	"  -d, --duration SECS  stop after SECS seconds (COMMAND, if still running, gets SIGTERM)\n"
-	"  -b, --buffer-kb N    ring buffer per CPU in KiB (default: the kernel's)\n"
+	"  -b, --buffer-kb N    ring buffer per CPU in KiB (default: 1/64 of memory spread over the\n"
+	"                       CPUs, between 4 MiB and 128 MiB per CPU)\n"
 	"  -e, --events LIST    comma-separated kmem events (default: all six: mm_page_alloc,\n"
 	"                       mm_page_free, mm_page_free_batched, mm_page_alloc_zone_locked,\n"
 	"                       mm_page_pcpu_drain, mm_page_alloc_extfrag)\n"
@@ -132,6 +133,27 @@ static void progress(struct ps_rec *rec, struct ps_pgs_writer *w, double t0, dou
 	*last_ev = p.events;
 }
 
+/*
+ * The default per-CPU ring buffer: a new tracefs instance gets the kernel's
+ * default size (1.4 MiB, or what trace_buf_size= set at boot: 7 KiB on some
+ * guests), which a page-cache workload on two CPUs overruns in well under a
+ * second.  1/64 of memory over the online CPUs, clamped to 4..128 MiB.
+ */
+static int default_buffer_kb(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE), cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long kb;
+
+	if (pages <= 0 || psize <= 0 || cpus <= 0)
+		return 4096;
+	kb = pages / 64 * (psize / 1024) / cpus;
+	if (kb < 4096)
+		kb = 4096;
+	if (kb > 131072)
+		kb = 131072;
+	return (int)kb;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct ps_rec_opts ro = { 0 };
@@ -199,6 +221,8 @@ int cmd_record(int argc, char **argv)
 	w = ps_pgs_writer_open(out.f, output, &meta, &err);
 	if (!w || ps_rec_snapshot(w, "before", &err) < 0)
 		goto fail;
+	if (!ro.buffer_kb)
+		ro.buffer_kb = default_buffer_kb();
 	rec = ps_rec_start(&ro, &err);
 	if (!rec || ps_rec_write_formats(rec, w, &err) < 0 || ps_pgs_flush(w, &err) < 0)
 		goto fail;

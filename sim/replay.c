@@ -1316,15 +1316,18 @@ static void run_kswapd(struct ps_replay *r, uint64_t now)
  * vm.zone_reclaim_mode & 1: a zone below its watermark on the allocating
  * CPU's own node is reclaimed in place (node_reclaim: max(2^order, 32) pages
  * of its page cache) before the walk moves on; a remote node with CPUs is
- * never scanned.  Returns whether the zone now passes.
+ * never scanned, nor is anything for a request that may not block (no
+ * __GFP_DIRECT_RECLAIM).  Returns whether the zone now passes.
  */
-static int node_reclaim(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int classzone)
+static int node_reclaim(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int classzone, uint32_t gfp)
 {
 	long want = 1L << order;
 	int got = 0;
 
 	if (r->o.policy.zone_reclaim_mode == PS_UNSET || !(r->o.policy.zone_reclaim_mode & 1))
 		return 0;
+	if (!(gfp & PS_GFP_DIRECT_RECLAIM))
+		return 0;	/* the allocation may not block: NODE_RECLAIM_NOSCAN */
 	if (z->node != ps_machine_cpu_node(r->m, cpu))
 		return 0;
 	if (want < 32)
@@ -1454,7 +1457,7 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 					continue;
 				z = &r->zones[zi];
 				if (!zone_ok(z, order, pass, high) &&
-				    !(pass == 0 && node_reclaim(r, z, cpu, order, high)))
+				    !(pass == 0 && node_reclaim(r, z, cpu, order, high, gfp)))
 					continue;
 				z->now_ns = r->now_ns;
 				z->now_cpu = cpu;

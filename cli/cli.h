@@ -57,4 +57,11 @@ void ps_out_abort(struct ps_out *o);
 void ps_print_kv_vmstat(FILE *f, const struct ps_kv *kv);
 void ps_print_kv_json(FILE *f, const struct ps_kv *kv, const char *const *meta_kv, int nr_meta);
 
+/*
+ * Writes @kv to @path (NULL or "-": stdout) as "name value" lines, or as
+ * JSON with @nr_meta name/value pairs of @meta first, through ps_out (never
+ * half-written).  Returns 0, or prints the error and returns -1.
+ */
+int ps_write_counters(const char *path, int json, const struct ps_kv *kv, const char *const *meta, int nr_meta);
+
 #endif

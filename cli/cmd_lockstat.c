@@ -71,7 +71,6 @@ int cmd_lockstat(int argc, char **argv)
 	struct ps_lock_follow_stats fs;
 	struct ps_event ev;
 	struct ps_error err = { { 0 } };
-	struct ps_out out;
 	struct ps_kv kv;
 	const char *format = "vmstat", *output = NULL, *layout = NULL, *sets[MAX_SETS];
 	const struct ps_profile *prof;
@@ -191,24 +190,15 @@ int cmd_lockstat(int argc, char **argv)
 		      fs.trace_span_blocks ? (int64_t)(fs.trace_span_ns / fs.trace_span_blocks) : 0) < 0 ||
 	    ps_kv_set(&kv, "events_outside_zones", (int64_t)fs.outside_zones) < 0)
 		goto nomem;
-	if (ps_out_open(&out, output, &err) < 0) {
-		ps_error("%s", err.msg);
-		goto out;
-	}
-	if (format[0] == 'j') {
+	{
 		char a[32], p[32];
 		const char *meta[] = { "trace", io.trace, "layout", lp.layout.name, "profile", prof->name,
 				       "acquire_ns", a, "page_ns", p };
 
 		snprintf(a, sizeof(a), "%llu", (unsigned long long)lp.acquire_ns);
 		snprintf(p, sizeof(p), "%llu", (unsigned long long)lp.page_ns);
-		ps_print_kv_json(out.f, &kv, meta, 5);
-	} else {
-		ps_print_kv_vmstat(out.f, &kv);
-	}
-	if (ps_out_commit(&out, &err) < 0) {
-		ps_error("%s", err.msg);
-		goto out;
+		if (ps_write_counters(output, format[0] == 'j', &kv, meta, 5) < 0)
+			goto out;
 	}
 	ret = PS_EXIT_OK;
 	goto out;

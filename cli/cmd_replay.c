@@ -127,7 +127,6 @@ int cmd_replay(int argc, char **argv)
 	struct ps_replay *r = NULL;
 	struct ps_event ev;
 	struct ps_error err = { { 0 } };
-	struct ps_out out;
 	struct ps_kv kv;
 	const char *format = "vmstat", *output = NULL, *policy = NULL, *state_dir = NULL;
 	const char *sets[64], *machine = NULL, *cpu_map = NULL, *layout = NULL;
@@ -334,23 +333,14 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "pagesim: model state: %.2f bytes per simulated page\n", ps_replay_bytes_per_page(r));
 	if (state_dir && write_state(state_dir, r) < 0)
 		goto out;
-	if (ps_out_open(&out, output, &err) < 0) {
-		ps_error("%s", err.msg);
-		goto out;
-	}
-	if (format[0] == 'j') {
+	{
 		char kbuf[32];
 		const char *meta[] = { "trace", io.trace, "mode", ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate",
 				       "policy", ro.profile->name, "kernel", kbuf };
 
 		ps_kver_format(ps_reader_kver(in.reader), kbuf, sizeof(kbuf));
-		ps_print_kv_json(out.f, &kv, meta, 4);
-	} else {
-		ps_print_kv_vmstat(out.f, &kv);
-	}
-	if (ps_out_commit(&out, &err) < 0) {
-		ps_error("%s", err.msg);
-		goto out;
+		if (ps_write_counters(output, format[0] == 'j', &kv, meta, 4) < 0)
+			goto out;
 	}
 	ret = PS_EXIT_OK;
 out:

@@ -198,13 +198,13 @@ int cmd_stat(int argc, char **argv)
 		ps_kv_set(&kv, "events_lost_unknown_count", (int64_t)s->lost_unknown);
 		ps_kv_set(&kv, "events_skipped", (int64_t)(s->skipped[0] + s->skipped[1] + s->skipped[2]));
 	}
-	if (ps_out_open(&out, output, &err) < 0) {
-		ps_error("%s", err.msg);
-		goto out;
-	}
 	if (check) {
 		struct ps_fsrc sb, sa;
 
+		if (ps_out_open(&out, output, &err) < 0) {
+			ps_error("%s", err.msg);
+			goto out;
+		}
 		if (in.embedded) {
 			ps_fsrc_reader(&sb, in.reader, "before", io.trace);
 			ps_fsrc_reader(&sa, in.reader, "after", io.trace);
@@ -216,19 +216,18 @@ int cmd_stat(int argc, char **argv)
 			ps_out_abort(&out);
 			goto out;
 		}
-	} else if (format[0] == 'j') {
+		if (ps_out_commit(&out, &err) < 0) {
+			ps_error("%s", err.msg);
+			goto out;
+		}
+	} else {
 		char kbuf[32];
 		const char *meta[] = { "trace", io.trace, "format", ps_reader_format(in.reader),
 				       "kernel", kbuf, "layout", in.machine.source };
 
 		ps_kver_format(ps_reader_kver(in.reader), kbuf, sizeof(kbuf));
-		ps_print_kv_json(out.f, &kv, meta, 4);
-	} else {
-		ps_print_kv_vmstat(out.f, &kv);
-	}
-	if (ps_out_commit(&out, &err) < 0) {
-		ps_error("%s", err.msg);
-		goto out;
+		if (ps_write_counters(output, format[0] == 'j', &kv, meta, 4) < 0)
+			goto out;
 	}
 	ret = PS_EXIT_OK;
 out:

@@ -231,3 +231,23 @@ void ps_print_kv_json(FILE *f, const struct ps_kv *kv, const char *const *meta, 
 	}
 	fputs("  }\n}\n", f);
 }
+
+int ps_write_counters(const char *path, int json, const struct ps_kv *kv, const char *const *meta, int nr_meta)
+{
+	struct ps_error err = { { 0 } };
+	struct ps_out out;
+
+	if (ps_out_open(&out, path, &err) < 0) {
+		ps_error("%s", err.msg);
+		return -1;
+	}
+	if (json)
+		ps_print_kv_json(out.f, kv, meta, nr_meta);
+	else
+		ps_print_kv_vmstat(out.f, kv);
+	if (ps_out_commit(&out, &err) < 0) {
+		ps_error("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}

@@ -34,16 +34,26 @@ static void zone_table_init(struct ps_counters *c)
 		s++;
 	c->zt_shift = s;
 	c->zt_len = (end >> s) + 1;
-	for (uint32_t t = 0; t < c->zt_len; t++) {
-		uint64_t lo = (uint64_t)t << s, hi = lo + (1ull << s);
-		int uniform = 1;
+	for (uint32_t t = 0; t < c->zt_len; t++)
+		c->zt[t] = -1;
+	/*
+	 * One pass per zone: a chunk the zone covers whole takes its index; a
+	 * chunk a zone starts or ends inside, or that two zones' spans cover
+	 * (nested spans), is left to ps_machine_zone_of().
+	 */
+	for (int i = 0; i < m->nr_zones; i++) {
+		uint64_t zs = m->zones[i].start_pfn, ze = zs + m->zones[i].spanned;
 
-		for (int i = 0; i < m->nr_zones && uniform; i++) {
-			uint64_t zs = m->zones[i].start_pfn, ze = zs + m->zones[i].spanned;
+		if (ze <= zs)
+			continue;
+		for (uint64_t t = zs >> s; t <= (ze - 1) >> s; t++) {
+			uint64_t lo = t << s, hi = lo + (1ull << s);
 
-			uniform = !(zs > lo && zs < hi) && !(ze > lo && ze < hi);
+			if (zs > lo || ze < hi || c->zt[t] != -1)
+				c->zt[t] = -2;
+			else
+				c->zt[t] = (int16_t)i;
 		}
-		c->zt[t] = uniform ? ps_machine_zone_of(m, lo) : -2;
 	}
 }
 

@@ -379,7 +379,7 @@ static int reprefix(struct ps_kv *kv, int node)
 			return -1;
 		memcpy(kv->items[i].name, buf, sizeof(buf));
 	}
-	return 0;
+	return ps_kv_reindex(kv);
 }
 
 int ps_diffin_load(const char *path, int node, struct ps_kv *kv, enum ps_diffin_kind *kind,

@@ -15,24 +15,70 @@ void ps_kv_init(struct ps_kv *kv)
 void ps_kv_free(struct ps_kv *kv)
 {
 	free(kv->items);
+	free(kv->idx);
 	memset(kv, 0, sizeof(*kv));
+}
+
+static uint32_t name_hash(const char *name)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	for (; *name; name++)
+		h = (h ^ (uint8_t)*name) * 16777619u;
+	return h;
+}
+
+/* The index slot holding @name, or the empty slot where it would go. */
+static int *slot_of(const struct ps_kv *kv, const char *name)
+{
+	uint32_t mask = kv->idx_cap - 1, h = name_hash(name) & mask;
+
+	while (kv->idx[h] && strcmp(kv->items[kv->idx[h] - 1].name, name))
+		h = (h + 1) & mask;
+	return &kv->idx[h];
+}
+
+int ps_kv_reindex(struct ps_kv *kv)
+{
+	int cap = 64;
+
+	while (cap < 2 * kv->cap)
+		cap *= 2;
+	free(kv->idx);
+	kv->idx = calloc(cap, sizeof(*kv->idx));
+	kv->idx_cap = kv->idx ? cap : 0;
+	if (!kv->idx)
+		return -1;
+	for (int i = 0; i < kv->nr; i++) {
+		int *sl = slot_of(kv, kv->items[i].name);
+
+		if (!*sl)	/* a name given twice: the first one answers */
+			*sl = i + 1;
+	}
+	return 0;
 }
 
 const struct ps_kv_item *ps_kv_get(const struct ps_kv *kv, const char *name)
 {
-	for (int i = 0; i < kv->nr; i++)
-		if (!strcmp(kv->items[i].name, name))
-			return &kv->items[i];
-	return NULL;
+	int *sl;
+
+	if (!kv->idx_cap)
+		return NULL;
+	sl = slot_of(kv, name);
+	return *sl ? &kv->items[*sl - 1] : NULL;
 }
 
 int ps_kv_set(struct ps_kv *kv, const char *name, int64_t value)
 {
-	struct ps_kv_item *it = (struct ps_kv_item *)ps_kv_get(kv, name);
+	struct ps_kv_item *it;
+	int *sl;
 
-	if (it) {
-		it->value = value;
-		return 0;
+	if (kv->idx_cap) {
+		sl = slot_of(kv, name);
+		if (*sl) {
+			kv->items[*sl - 1].value = value;
+			return 0;
+		}
 	}
 	if (kv->nr == kv->cap) {
 		int cap = kv->cap ? kv->cap * 2 : 64;
@@ -42,10 +88,14 @@ int ps_kv_set(struct ps_kv *kv, const char *name, int64_t value)
 			return -1;
 		kv->items = p;
 		kv->cap = cap;
+		if (ps_kv_reindex(kv) < 0)
+			return -1;
 	}
-	it = &kv->items[kv->nr++];
+	it = &kv->items[kv->nr];
 	snprintf(it->name, sizeof(it->name), "%s", name);
 	it->value = value;
+	sl = slot_of(kv, it->name);
+	*sl = ++kv->nr;
 	return 0;
 }
 

@@ -18,6 +18,8 @@ struct ps_kv_item {
 struct ps_kv {
 	struct ps_kv_item *items;
 	int nr, cap;
+	int *idx;		/* open-addressed hash of names -> item index + 1 */
+	int idx_cap;		/* a power of two, at least twice @cap; 0: no index */
 };
 
 void ps_kv_init(struct ps_kv *kv);
@@ -26,6 +28,8 @@ void ps_kv_free(struct ps_kv *kv);
 int ps_kv_set(struct ps_kv *kv, const char *name, int64_t value);
 /* Returns the item or NULL. */
 const struct ps_kv_item *ps_kv_get(const struct ps_kv *kv, const char *name);
+/* Rebuilds the name index after names were changed in place in @kv->items. */
+int ps_kv_reindex(struct ps_kv *kv);
 
 /*
  * Parses "name value" lines; '#' lines and blank lines are ignored.

@@ -49,6 +49,26 @@ int main(void)
 
 	ps_kv_init(&kv);
 
+	/* the name index: 5000 names in order, overwrites, misses, renames */
+	for (int i = 0; i < 5000; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "nr_x%d", i);
+		CHECK_EQ(ps_kv_set(&kv, name, i), 0);
+	}
+	CHECK_EQ(ps_kv_set(&kv, "nr_x17", -17), 0);
+	CHECK_EQ(kv.nr, 5000);
+	CHECK_EQ(get(&kv, "nr_x17"), -17);
+	CHECK_EQ(get(&kv, "nr_x4999"), 4999);
+	CHECK(ps_kv_get(&kv, "nr_x5000") == NULL);
+	CHECK(!strcmp(kv.items[4999].name, "nr_x4999"));
+	snprintf(kv.items[3].name, sizeof(kv.items[3].name), "renamed");
+	CHECK_EQ(ps_kv_reindex(&kv), 0);
+	CHECK_EQ(get(&kv, "renamed"), 3);
+	CHECK(ps_kv_get(&kv, "nr_x3") == NULL);
+	ps_kv_free(&kv);
+	CHECK(ps_kv_get(&kv, "renamed") == NULL);
+
 	/* pagesim stat --format json: only "counters" is read, in order */
 	CHECK_EQ(ps_diffin_parse_json("{\n  \"trace\": \"t.dat\",\n  \"x\": [1, {\"y\": null}, true],\n"
 				      "  \"counters\": {\n    \"numa_hit\": 52957,\n    \"node1.numa_miss\": -3\n  }\n}\n",

@@ -2,9 +2,14 @@
 # fuzz/run.sh - runs each libFuzzer target for a bounded time, seeded from
 # fuzz/corpus/TARGET (read only: new inputs go to a scratch corpus).
 #
-#   fuzz/run.sh [-t SECONDS] [-k] [TARGET...]     default: 45 s each, every target
+#   fuzz/run.sh [-t SECONDS | -n RUNS] [-u] [-k] [TARGET...]
+#                                        default: 45 s each, every target
 #
 #   -t SECONDS  time per target (CI: 45; a longer run: -t 1200)
+#   -n RUNS     executions per target instead of a time (the 10-million run:
+#               fuzz/run.sh -u -n 10000000)
+#   -u          the UBSan-only build (build-fuzz-ubsan): 3-4x the executions
+#               per second of ASan+UBSan, for long runs
 #   -k          keep the scratch corpora (printed) to grow fuzz/corpus by hand
 #
 # Builds build-fuzz (CC=clang, -Dfuzz=true, ASan+UBSan) if needed.  Prints
@@ -13,18 +18,20 @@
 # did it is kept in fuzz/crashes/ (reproduce: build-fuzz/fuzz/TARGET FILE).
 set -u
 cd "$(dirname "$0")/.."
-secs=45 keep=
-while getopts t:k o; do
+secs=45 runs= keep= san=address,undefined B=${FUZZ_BUILD:-build-fuzz}
+while getopts t:n:uk o; do
 	case $o in
 	t) secs=$OPTARG ;;
+	n) runs=$OPTARG secs=0 ;;
+	u) san=undefined B=${FUZZ_BUILD:-build-fuzz-ubsan} ;;
 	k) keep=1 ;;
-	*) echo "usage: fuzz/run.sh [-t SECONDS] [-k] [TARGET...]" >&2; exit 2 ;;
+	*) echo "usage: fuzz/run.sh [-t SECONDS | -n RUNS] [-u] [-k] [TARGET...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-B=${FUZZ_BUILD:-build-fuzz}
 if [ ! -d "$B" ]; then
-	CC=clang meson setup "$B" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false >/dev/null ||
+	CC=clang meson setup "$B" -Dfuzz=true -Db_sanitize=$san -Db_lundef=false \
+		-Dbuildtype=debugoptimized >/dev/null ||
 		{ echo "fuzz/run.sh: meson setup $B failed (is clang installed?)" >&2; exit 1; }
 fi
 ninja -C "$B" >/dev/null || { echo "fuzz/run.sh: the build in $B failed (run ninja -C $B)" >&2; exit 1; }
@@ -41,19 +48,21 @@ for t in $targets; do
 	dict=
 	[ -f "fuzz/$t.dict" ] && dict=-dict=fuzz/$t.dict
 	# shellcheck disable=SC2086
-	nice -n 10 "$B/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+	start=$(date +%s)
+	nice -n 10 "$B/fuzz/fuzz_$t" -max_total_time="$secs" ${runs:+-runs=$runs} -timeout=10 -rss_limit_mb=2048 \
 		-max_len=65536 -print_final_stats=1 -artifact_prefix="fuzz/crashes/$t-" $dict \
 		"$work/$t" "fuzz/corpus/$t" > "$work/$t.log" 2>&1
 	rc=$?
-	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$t.log")
+	nexec=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$t.log")
 	time=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/$t.log")
 	ncorp=$(ls "$work/$t" | wc -l)
+	took=$(($(date +%s) - start))
 	if [ $rc -ne 0 ]; then
 		status=1
-		echo "fuzz_$t: FAILED (exit $rc) after ${runs:-?} executions; log:"
+		echo "fuzz_$t: FAILED (exit $rc) after ${nexec:-?} executions; log:"
 		grep -E 'ERROR|SUMMARY|runtime error|Test unit written|#0 |#1 |#2 |#3 ' "$work/$t.log" | head -20
 	else
-		echo "fuzz_$t: ${runs:-?} executions in $secs s (${time:-?} exec/s), $ncorp new corpus inputs, no crash"
+		echo "fuzz_$t: ${nexec:-?} executions in $took s (${time:-?} exec/s, $san), $ncorp new corpus inputs, no crash"
 	fi
 done
 [ -n "$keep" ] && echo "scratch corpora: $work"

@@ -96,16 +96,28 @@ if "pcp" in sections:
     print()
 
 if "sim-numa" in sections:
-    print("| run | counter | kernel | simulate | diff |")
-    print("|---|---|---|---|---|")
+    print("| run | counter | kernel | simulate | diff | takeover off | diff |")
+    print("|---|---|---|---|---|---|---|")
+    kswapd_rows = []
     for t in [t for t in shared if t.startswith("numa")]:
         s = kv(run("replay", "-q", "--mode", "simulate", os.path.join(tpath(t), "trace.dat")))
+        o = kv(run("replay", "-q", "--mode", "simulate", "--set", "kswapd.takeover=0", os.path.join(tpath(t), "trace.dat")))
         k = kernel_delta(tpath(t))
         for n in sorted({x.split(".")[0] for x in s if x.startswith("node")}):
             for c in ("numa_hit", "numa_miss", "numa_foreign", "local_node", "other_node"):
                 name = f"{n}.{c}"
-                if name in k:
-                    print(f"| {t} | {name} | {k[name]} | {s[name]} | {pct(s[name], k[name])} |")
+                if name in k and (k[name] or s[name]):
+                    print(f"| {t} | {name} | {k[name]} | {s[name]} | {pct(s[name], k[name])} | {o[name]} | {pct(o[name], k[name])} |")
+        kswapd_rows.append((t, k, s))
+    print()
+    print("| run | kernel pgsteal_kswapd | taken over | model reclaimed | kernel pageoutrun | model | kernel low/high hit quickly | model |")
+    print("|---|---|---|---|---|---|---|---|")
+    for t, k, s in kswapd_rows:
+        nodes = sorted({x.split(".")[1] for x in s if x.startswith("model_pageoutrun.")})
+        tot = lambda pre: sum(s[f"{pre}.{n}"] for n in nodes)
+        print(f"| {t} | {k.get('pgsteal_kswapd', 'n/a')} | {s['replay_kswapd_frees_taken_over']} | {tot('model_kswapd_reclaimed_pages')} | "
+              f"{k.get('pageoutrun', 'n/a')} | {tot('model_pageoutrun')} | {k.get('kswapd_low_wmark_hit_quickly', 'n/a')}/{k.get('kswapd_high_wmark_hit_quickly', 'n/a')} | "
+              f"{tot('model_kswapd_low_wmark_hit_quickly')}/{tot('model_kswapd_high_wmark_hit_quickly')} |")
     print()
 
 if "extfrag" in sections:
@@ -134,8 +146,9 @@ if "wsf" in sections:
         if rec not in shared or other not in shared:
             continue
         k1, k2 = kernel_delta(tpath(rec)), kernel_delta(tpath(other))
-        m1 = kv(run("replay", "-q", "--mode", "simulate", os.path.join(tpath(rec), "trace.dat")))
-        m2 = kv(run("replay", "-q", "--mode", "simulate", "--set", f"vm.watermark_scale_factor={wsf}", os.path.join(tpath(rec), "trace.dat")))
-        for c in ("numa_miss", "numa_local", "node0.local_node", "node1.other_node"):
-            print(f"| {rec} replayed with wsf {wsf} | {c} | {k1[c]} | {k2[c]} | {pct(k2[c], k1[c])} | {m1[c]} | {m2[c]} | {pct(m2[c], m1[c])} |")
+        for extra, label in (([], ""), (["--set", "kswapd.takeover=0"], ", takeover off")):
+            m1 = kv(run("replay", "-q", "--mode", "simulate", *extra, os.path.join(tpath(rec), "trace.dat")))
+            m2 = kv(run("replay", "-q", "--mode", "simulate", *extra, "--set", f"vm.watermark_scale_factor={wsf}", os.path.join(tpath(rec), "trace.dat")))
+            for c in ("numa_miss", "numa_local", "node0.local_node", "node1.other_node"):
+                print(f"| {rec} replayed with wsf {wsf}{label} | {c} | {k1[c]} | {k2[c]} | {pct(k2[c], k1[c])} | {m1[c]} | {m2[c]} | {pct(m2[c], m1[c])} |")
     print()

@@ -29,6 +29,7 @@ static const struct key keys[] = {
 	{ "pcp.batch", OFF(pcp_batch), 1, 1 << 20 },
 	{ "pcp.high", OFF(pcp_high), 0, 1 << 24 },
 	{ "kswapd.reclaim_pages_per_ms", OFF(kswapd_rate), 1, 1 << 24 },
+	{ "kswapd.takeover", OFF(kswapd_takeover), 0, 1 },
 	{ "watermark.legacy", OFF(wmark_legacy), 0, 1 },
 };
 
@@ -68,7 +69,7 @@ int ps_policy_set(struct ps_policy *p, const char *key, const char *value, const
 		*(long *)((char *)p + keys[i].off) = v;
 		return 0;
 	}
-	return ps_err(err, "%s: unknown key '%s' (known: kernel, vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode, vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat, pcp.batch, pcp.high, kswapd.reclaim_pages_per_ms, watermark.legacy)",
+	return ps_err(err, "%s: unknown key '%s' (known: kernel, vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode, vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat, pcp.batch, pcp.high, kswapd.reclaim_pages_per_ms, kswapd.takeover, watermark.legacy)",
 		      where, key);
 }
 

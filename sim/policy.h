@@ -38,6 +38,7 @@ struct ps_policy {
 	long numa_stat;
 	long pcp_batch, pcp_high;
 	long kswapd_rate;			/* pages per ms */
+	long kswapd_takeover;			/* simulate: the model's kswapd does the trace's kswapd frees */
 	long wmark_legacy;			/* 1: the pre-4.6 watermark rule whatever the kernel */
 	/* which keys were given explicitly (bit per key), for duplicate checks */
 	unsigned long given;

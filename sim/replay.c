@@ -33,6 +33,8 @@
 #include "zonelist.h"
 #include "../trace/kver.h"
 
+#define PS_MAX_RECLAIM_RETRIES 16
+
 enum touch {
 	T_NONE,
 	T_FREED,	/* first event frees it: allocated at the start */
@@ -73,10 +75,27 @@ struct ps_replay {
 		int awake;
 		uint64_t wakeups, boost_resets, awake_ns, woken_at, last_run;
 		uint64_t reclaimed, budget_milli;
+		long round_left;	/* pages left in this balance_pgdat round */
+		long boost_left;	/* pages of boost reclaim left (nr_boost_reclaim) */
+		int napping;		/* balanced, in the HZ/10 short sleep */
+		int failed;		/* this run found nothing to reclaim */
+		int failures;		/* kswapd_failures: runs in a row without progress */
+		uint64_t nap_end;
+		uint64_t hit_quickly_low, hit_quickly_high, runs;
 		/* inactive list stand-in: traced blocks of reclaimable allocations, oldest first */
 		uint32_t *ring;
 		uint32_t cap, head, count;
+		/*
+		 * kswapd.takeover: model blocks whose trace free was the recorded
+		 * kswapd's, left allocated for the model's kswapd (model global
+		 * index), in the order the recorded kswapd freed them
+		 */
+		uint32_t *deferred;
+		uint32_t dcap, dhead, dcount;
 	} kswapd[PS_MAX_NODES];
+	int kswapd_takeover;
+	int trace_has_comm;		/* some event named its task */
+	uint64_t kswapd_frees_deferred, kswapd_deferred_overflow;
 	uint64_t reclaimed_then_freed;
 	uint64_t node_reclaims, node_reclaimed;
 	uint64_t highatomic_reserved, highatomic_unreserved;
@@ -266,6 +285,7 @@ static void apply_policy(struct ps_replay *r)
 	struct ps_wmark_tunables t;
 	struct ps_wmarks *w;
 
+	r->kswapd_takeover = p->kswapd_takeover != PS_UNSET ? (int)p->kswapd_takeover : 1;
 	if (p->min_free_kbytes != PS_UNSET && p->min_free_kbytes != rec->min_free_kbytes)
 		changed = 1;
 	if (p->watermark_scale_factor != PS_UNSET && p->watermark_scale_factor != rec->watermark_scale_factor)
@@ -384,10 +404,16 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 			for (int i = 0; i < m->nr_zones; i++)
 				if (m->zones[i].node == n)
 					pages += r->zones[i].nr_pages;
-			/* half a slot per page: the oldest entries drop out when it is full */
-			r->kswapd[n].cap = (uint32_t)(pages / 2 + 1);
+			/*
+			 * A quarter slot per page for each list: the oldest entries
+			 * drop out of the ring, the oldest deferred block is freed
+			 * when the deferred list is full.
+			 */
+			r->kswapd[n].cap = (uint32_t)(pages / 4 + 1);
 			r->kswapd[n].ring = malloc(sizeof(uint32_t) * r->kswapd[n].cap);
-			if (!r->kswapd[n].ring)
+			r->kswapd[n].dcap = (uint32_t)(pages / 4 + 1);
+			r->kswapd[n].deferred = malloc(sizeof(uint32_t) * r->kswapd[n].dcap);
+			if (!r->kswapd[n].ring || !r->kswapd[n].deferred)
 				goto nomem;
 		}
 	}
@@ -496,8 +522,10 @@ void ps_replay_destroy(struct ps_replay *r)
 		free(r->ttouch[i]);
 	free(r->ttouch);
 	free(r->tz);
-	for (int n = 0; n < PS_MAX_NODES; n++)
+	for (int n = 0; n < PS_MAX_NODES; n++) {
 		free(r->kswapd[n].ring);
+		free(r->kswapd[n].deferred);
+	}
 	free(r);
 }
 
@@ -516,6 +544,8 @@ void ps_replay_prepass(struct ps_replay *r, const struct ps_event *ev)
 	uint32_t idx, n;
 	int cls, zi, order = ev->order;
 
+	if (ev->comm && ev->type == PS_EV_FREE)
+		r->trace_has_comm = 1;
 	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
 		return;
 	if (r->cross) {
@@ -1188,19 +1218,93 @@ static int node_balanced(struct ps_replay *r, int node)
 	return 0;
 }
 
+/* pgdat_watermark_boosted: some zone of the node has a boosted watermark (5.0+). */
+static int node_boosted(const struct ps_replay *r, int node)
+{
+	for (int zi = 0; zi < r->nr_zones; zi++)
+		if (r->zones[zi].node == node && r->zones[zi].watermark_boost)
+			return 1;
+	return 0;
+}
+
+static long node_boost(const struct ps_replay *r, int node)
+{
+	long sum = 0;
+
+	for (int zi = 0; zi < r->nr_zones; zi++)
+		if (r->zones[zi].node == node)
+			sum += (long)r->zones[zi].watermark_boost;
+	return sum;
+}
+
+/* balance_pgdat starts: the boost to reclaim is snapshot, rounds start afresh. */
+static void kswapd_run_start(struct ps_replay *r, int node, uint64_t now)
+{
+	typeof(r->kswapd[0]) *k = &r->kswapd[node];
+
+	k->napping = 0;
+	k->runs++;
+	k->woken_at = now;
+	k->last_run = now;
+	k->budget_milli = 0;
+	k->round_left = 0;
+	k->boost_left = node_boost(r, node);
+}
+
+/*
+ * wakeup_kswapd: not for a node that is balanced and not boosted; a wake
+ * during kswapd's short sleep starts it again at once (the kernel's
+ * kswapd_low_wmark_hit_quickly).
+ */
 static void wake_kswapd(struct ps_replay *r, int node, uint64_t now)
 {
-	if (node < 0 || node >= PS_MAX_NODES || r->kswapd[node].awake || node_balanced(r, node))
+	typeof(r->kswapd[0]) *k;
+
+	if (node < 0 || node >= PS_MAX_NODES)
 		return;
-	r->kswapd[node].awake = 1;
-	r->nr_awake++;
-	r->kswapd[node].wakeups++;
-	r->kswapd[node].woken_at = now;
-	r->kswapd[node].last_run = now;
-	r->kswapd[node].budget_milli = 0;
+	k = &r->kswapd[node];
+	if ((k->awake && !k->napping) || k->failures >= PS_MAX_RECLAIM_RETRIES ||
+	    (node_balanced(r, node) && !node_boosted(r, node)))
+		return;
+	if (k->napping) {
+		k->hit_quickly_low++;
+	} else {
+		k->awake = 1;
+		r->nr_awake++;
+		k->wakeups++;
+	}
+	kswapd_run_start(r, node, now);
+}
+
+/* balance_pgdat's reclaim target per round: the sum over the node's zones of max(HIGH + boost, 32). */
+static long round_pages(const struct ps_replay *r, int node)
+{
+	long sum = 0;
+
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		const struct ps_zone *z = &r->zones[zi];
+		long high = z->wmark_high + (long)z->watermark_boost;
+
+		if (z->node == node && z->managed)
+			sum += high > 32 ? high : 32;
+	}
+	return sum;
 }
 
 #define MAP_RECLAIMED UINT32_MAX
+
+/*
+ * What reclaim can take back without swap: page cache brought in by reads.
+ * Readahead asks with the mapping's user mask (__GFP_HARDWALL) plus
+ * __GFP_NORETRY | __GFP_NOWARN; anonymous memory is zeroed or has no swap
+ * to go to, tmpfs is swap-backed, and kernel allocations are not on an LRU.
+ */
+static int lru_page(uint32_t gfp)
+{
+	const uint32_t ra = PS_GFP_HARDWALL | PS_GFP_NORETRY | PS_GFP_NOWARN;
+
+	return (gfp & (ra | PS_GFP_ZERO)) == ra;
+}
 
 static void lru_add(struct ps_replay *r, int node, uint32_t tg)
 {
@@ -1226,15 +1330,68 @@ static struct ps_zone *zone_of_global(struct ps_replay *r, uint64_t gi, uint32_t
 	return &r->zones[zi];
 }
 
-/* Reclaims the oldest reclaimable block of @node; returns pages freed, 0 if none, -1 if the list is empty. */
-static int reclaim_one(struct ps_replay *r, int node)
+/* Frees model block @idx of @z as reclaim on @node does: through a pcp list of a CPU of the node. */
+static void reclaim_block(struct ps_replay *r, int node, struct ps_zone *z, uint32_t idx, int order,
+			  uint64_t now)
+{
+	int cpu = 0;
+
+	for (int c = 0; c < r->m->nr_cpus; c++)
+		if (r->m->cpu_node[c] == node) {
+			cpu = c;
+			break;
+		}
+	z->now_ns = now;
+	z->now_cpu = cpu;
+	if (ps_pcp_allowed(r->o.profile, order, z->pageblock_order)) {
+		ps_pcp_free(z, pcp_of(r, z, cpu), idx, order);
+	} else {
+		z->lock_acquisitions++;
+		ps_free_block(z, idx, order);
+	}
+}
+
+/* Takes the oldest deferred block of @node off its list; returns its pages, or -1 if none. */
+static int reclaim_deferred(struct ps_replay *r, int node, uint64_t now)
 {
 	typeof(r->kswapd[0]) *k = &r->kswapd[node];
 
+	while (k->dcount) {
+		uint32_t g = k->deferred[k->dhead], idx, h;
+		struct ps_zone *z = zone_of_global(r, g, &idx);
+		int order;
+
+		k->dhead = (k->dhead + 1) % k->dcap;
+		k->dcount--;
+		if (ps_zone_block_of(z, idx, &h, &order) != PG_ALLOC || h != idx)
+			continue;	/* cannot happen: nothing else frees a deferred block */
+		reclaim_block(r, node, z, idx, order, now);
+		return 1 << order;
+	}
+	return -1;
+}
+
+/*
+ * Reclaims one block of @node: first what the recorded kswapd freed and the
+ * model has not yet (kswapd.takeover), then the oldest reclaimable block;
+ * returns pages freed, -1 if there is nothing left to reclaim.
+ */
+static int reclaim_one(struct ps_replay *r, int node)
+{
+	typeof(r->kswapd[0]) *k = &r->kswapd[node];
+	int got = reclaim_deferred(r, node, k->last_run);
+
+	if (got > 0) {
+		k->reclaimed += got;
+		k->failures = 0;
+		return got;
+	}
+	if (r->kswapd_takeover && r->trace_has_comm)
+		return -1;	/* what the recorded kswapd did not reclaim was not reclaimable */
 	while (k->count) {
 		uint32_t tg = k->ring[k->head], g, idx, h;
 		struct ps_zone *z;
-		int order, cpu = 0;
+		int order;
 
 		k->head = (k->head + 1) % k->cap;
 		k->count--;
@@ -1246,33 +1403,57 @@ static int reclaim_one(struct ps_replay *r, int node)
 			continue;
 		for (uint32_t i = 0; i < (1u << order) && tg + i < r->traced_pages; i++)
 			r->map[tg + i] = MAP_RECLAIMED;
-		/* kswapd frees through the per-CPU lists of a CPU of its node */
-		for (int c = 0; c < r->m->nr_cpus; c++)
-			if (r->m->cpu_node[c] == node) {
-				cpu = c;
-				break;
-			}
-		z->now_ns = k->last_run;
-		z->now_cpu = cpu;
-		if (ps_pcp_allowed(r->o.profile, order, z->pageblock_order)) {
-			ps_pcp_free(z, pcp_of(r, z, cpu), idx, order);
-		} else {
-			z->lock_acquisitions++;
-			ps_free_block(z, idx, order);
-		}
+		reclaim_block(r, node, z, idx, order, k->last_run);
 		k->reclaimed += 1u << order;
+		k->failures = 0;
 		return 1 << order;
 	}
 	return -1;
 }
 
 /*
- * kswapd, a timed activity: once woken it reclaims the oldest reclaimable
- * blocks of its node (page cache: movable allocations not zeroed) at
- * kswapd.reclaim_pages_per_ms, until some zone of the node is above its high
- * watermark plus boost; then it resets the boosted watermarks (5.0+) and
- * sleeps.  The trace's own later frees of blocks the model reclaimed are
- * absorbed (replay_reclaimed_then_freed_pages).
+ * kswapd.takeover: the trace's free of model block @idx of @z was the
+ * recorded kswapd's.  The block stays allocated until the model's kswapd
+ * (or node reclaim) reclaims it; when the list is full its oldest block is
+ * freed now, as recorded.
+ */
+static void defer_kswapd_free(struct ps_replay *r, struct ps_zone *z, uint32_t idx)
+{
+	typeof(r->kswapd[0]) *k = &r->kswapd[z->node];
+
+	if (k->dcount == k->dcap) {
+		reclaim_deferred(r, z->node, r->now_ns);
+		r->kswapd_deferred_overflow++;
+	}
+	k->deferred[(k->dhead + k->dcount) % k->dcap] = (uint32_t)(r->gbase[z->index] + idx);
+	k->dcount++;
+	r->kswapd_frees_deferred++;
+}
+
+static int is_kswapd(const char *comm)
+{
+	return comm && !strncmp(comm, "kswapd", 6);
+}
+
+/*
+ * kswapd, a timed activity per node (mm/vmscan.c of 4.9+): woken by the slow
+ * path and by a boosted watermark (wake_kswapd), it runs balance_pgdat at
+ * kswapd.reclaim_pages_per_ms in rounds of round_pages(), and between rounds
+ * stops once the boost it was woken with is reclaimed and the node is
+ * balanced, or at once when there is nothing left to reclaim (a failure;
+ * MAX_RECLAIM_RETRIES of them in a row and the node is no longer woken).
+ * Then the node's boosts go and kswapd takes the HZ/10 short sleep of
+ * kswapd_try_to_sleep: a wake during it starts a new run at once
+ * (kswapd_low_wmark_hit_quickly), and at its end kswapd runs again if the
+ * node is no longer balanced (kswapd_high_wmark_hit_quickly), or sleeps.
+ *
+ * What it reclaims: with kswapd.takeover (the default when the trace names
+ * its tasks), the blocks whose trace free was the recorded kswapd's, in the
+ * recorded order and no sooner than the recorded kswapd freed them: the model
+ * moves the recorded reclaim in time but does not invent more of it.
+ * Without, the oldest page-cache blocks allocated during the trace.  The
+ * trace's own later frees of blocks the model reclaimed are absorbed
+ * (replay_reclaimed_then_freed_pages).
  */
 static void run_kswapd(struct ps_replay *r, uint64_t now)
 {
@@ -1283,32 +1464,64 @@ static void run_kswapd(struct ps_replay *r, uint64_t now)
 
 		if (!k->awake)
 			continue;
+		if (k->napping) {
+			if (now < k->nap_end)
+				continue;
+			/* kswapd_try_to_sleep after HZ/10: sleep for good only if still balanced */
+			if (node_balanced(r, n) && !node_boosted(r, n)) {
+				k->awake = 0;
+				k->napping = 0;
+				r->nr_awake--;
+				continue;
+			}
+			k->hit_quickly_high++;
+			kswapd_run_start(r, n, k->nap_end);
+		}
 		if (now > k->last_run) {
 			k->budget_milli += (now - k->last_run) * rate / 1000;
 			k->last_run = now;
 		}
-		while (!node_balanced(r, n) && k->budget_milli >= 1000) {
-			int got = reclaim_one(r, n);
+		/*
+		 * balance_pgdat: rounds of round_pages(); between rounds it stops
+		 * once the boost is reclaimed and the node is balanced
+		 */
+		while (k->budget_milli >= 1000) {
+			int got;
 
+			if (k->round_left <= 0) {
+				if (k->boost_left <= 0 && node_balanced(r, n))
+					break;
+				k->round_left = round_pages(r, n);
+			}
+			got = reclaim_one(r, n);
 			if (got < 0) {
-				k->budget_milli = 0;
+				/* no progress: balance_pgdat gives up; the boosts go all the same */
+				k->round_left = 0;
+				k->boost_left = 0;
+				k->failed = 1;
 				break;
 			}
+			k->round_left -= got;
+			k->boost_left -= got;
 			k->budget_milli -= got * 1000ull < k->budget_milli ? got * 1000ull : k->budget_milli;
 		}
-		if (!node_balanced(r, n))
+		if (!k->failed && (k->round_left > 0 || k->boost_left > 0 || !node_balanced(r, n)))
 			continue;
-		r->kswapd[n].awake = 0;
-		r->nr_awake--;
-		r->kswapd[n].awake_ns += now - r->kswapd[n].woken_at;
+		if (k->failed)
+			k->failures++;	/* at MAX_RECLAIM_RETRIES the node is left alone */
+		k->failed = 0;
+		/* done: the boosts go, and kswapd takes its short sleep */
+		k->awake_ns += now - k->woken_at;
 		for (int zi = 0; zi < r->nr_zones; zi++) {
 			struct ps_zone *z = &r->zones[zi];
 
 			if (z->node == n && z->watermark_boost) {
 				z->watermark_boost = 0;
-				r->kswapd[n].boost_resets++;
+				k->boost_resets++;
 			}
 		}
+		k->napping = 1;
+		k->nap_end = now + 100000000ull;
 	}
 }
 
@@ -1465,14 +1678,14 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 						(defrag && pass < 2);
 				boosts = z->boosts;
 				*idx = take(r, z, cpu, order, mt, highatomic_request(r, gfp, order, pass));
-				if (z->boosts != boosts)	/* ZONE_BOOSTED_WATERMARK */
-					wake_kswapd(r, z->node, r->now_ns);
 				/* ALLOC_NOFRAGMENT is dropped before going remote: retry here */
 				if (*idx == PS_NIL && z->nofragment && !defrag) {
 					z->nofragment = 0;
 					*idx = take(r, z, cpu, order, mt, highatomic_request(r, gfp, order, pass));
 				}
 				z->nofragment = 0;
+				if (z->boosts != boosts)	/* ZONE_BOOSTED_WATERMARK */
+					wake_kswapd(r, z->node, r->now_ns);
 				if (*idx != PS_NIL) {
 					if (pass == 2)
 						r->sim_wmark_ignored++;
@@ -1527,10 +1740,8 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 		ps_zone_mark(z, idx, ev->order, PG_ALLOC, mt);
 		for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < r->tz[ti].nr_pages; i++)
 			r->map[tg + i] = (uint32_t)(r->gbase[z->index] + idx + i + 1);
-		if (mt == PS_MT_MOVABLE && !(ev->gfp & PS_GFP_ZERO))
+		if (lru_page(ev->gfp))
 			lru_add(r, z->node, (uint32_t)tg);
-		if ((long)z->nr_free_pages < z->wmark_low)
-			wake_kswapd(r, z->node, ev->ts_ns);
 		a.pfn = z->start_pfn + idx;
 		a.cpu = cpu;
 		ps_counters_event(&r->cnt, &a);
@@ -1571,6 +1782,11 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 		memset(&r->map[tg], 0, n * sizeof(*r->map));
 		if ((idx & ((1u << ev->order) - 1)) || reshape_alloc(z, idx, ev->order) < 0) {
 			defect(r, PS_DEF_SHAPE, ev, "free of a traced block the model did not allocate whole");
+			return;
+		}
+		if (r->kswapd_takeover && is_kswapd(ev->comm)) {
+			defer_kswapd_free(r, z, idx);
+			r->cnt.events[PS_EV_FREE]++;
 			return;
 		}
 		z->now_ns = ev->ts_ns;
@@ -1629,7 +1845,7 @@ double ps_replay_bytes_per_page(const struct ps_replay *r)
 	if (r->map)
 		b += (double)r->traced_pages * sizeof(*r->map) / (r->total_pages ? r->total_pages : 1);
 	for (int n = 0; n < PS_MAX_NODES; n++)
-		ring += r->kswapd[n].cap;
+		ring += r->kswapd[n].cap + r->kswapd[n].dcap;
 	b += (double)ring * sizeof(uint32_t) / (r->total_pages ? r->total_pages : 1);
 	return b;
 }
@@ -1703,6 +1919,8 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 			SET("replay_cross_unplaced_pages", r->cross_unplaced_pages);
 		}
 		SET("replay_reclaimed_then_freed_pages", r->reclaimed_then_freed);
+		SET("replay_kswapd_frees_taken_over", r->kswapd_frees_deferred);
+		SET("replay_kswapd_frees_forced", r->kswapd_deferred_overflow);
 		SET("model_node_reclaim_calls", r->node_reclaims);
 		SET("model_node_reclaimed_pages", r->node_reclaimed);
 		SET("model_highatomic_reserved_blocks", r->highatomic_reserved);
@@ -1718,6 +1936,12 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 			SET(name, r->kswapd[n].awake_ns / 1000000);
 			snprintf(name, sizeof(name), "model_kswapd_reclaimed_pages.node%d", n);
 			SET(name, r->kswapd[n].reclaimed);
+			snprintf(name, sizeof(name), "model_pageoutrun.node%d", n);
+			SET(name, r->kswapd[n].runs);
+			snprintf(name, sizeof(name), "model_kswapd_low_wmark_hit_quickly.node%d", n);
+			SET(name, r->kswapd[n].hit_quickly_low);
+			snprintf(name, sizeof(name), "model_kswapd_high_wmark_hit_quickly.node%d", n);
+			SET(name, r->kswapd[n].hit_quickly_high);
 		}
 	}
 	SET("replay_initial_placed_blocks", r->placed_blocks);

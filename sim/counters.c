@@ -17,53 +17,9 @@ const char *const ps_extfrag_names[PS_XF_NR] = {
 	[PS_XF_CHANGE_OWNERSHIP] = "extfrag_change_ownership",
 };
 
-/*
- * The zone of every chunk of pfns that no zone starts or ends inside, so
- * that the per-event lookup is one load instead of a binary search.
- */
-static void zone_table_init(struct ps_counters *c)
-{
-	const struct ps_machine *m = c->m;
-	uint64_t end = 0;
-	int s = 0;
-
-	for (int i = 0; i < m->nr_zones; i++)
-		if (m->zones[i].start_pfn + m->zones[i].spanned > end)
-			end = m->zones[i].start_pfn + m->zones[i].spanned;
-	while ((end >> s) >= PS_COUNTERS_ZONE_TABLE)
-		s++;
-	c->zt_shift = s;
-	c->zt_len = (end >> s) + 1;
-	for (uint32_t t = 0; t < c->zt_len; t++)
-		c->zt[t] = -1;
-	/*
-	 * One pass per zone: a chunk the zone covers whole takes its index; a
-	 * chunk a zone starts or ends inside, or that two zones' spans cover
-	 * (nested spans), is left to ps_machine_zone_of().
-	 */
-	for (int i = 0; i < m->nr_zones; i++) {
-		uint64_t zs = m->zones[i].start_pfn, ze = zs + m->zones[i].spanned;
-
-		if (ze <= zs)
-			continue;
-		for (uint64_t t = zs >> s; t <= (ze - 1) >> s; t++) {
-			uint64_t lo = t << s, hi = lo + (1ull << s);
-
-			if (zs > lo || ze < hi || c->zt[t] != -1)
-				c->zt[t] = -2;
-			else
-				c->zt[t] = (int16_t)i;
-		}
-	}
-}
-
 static inline int zone_of(const struct ps_counters *c, uint64_t pfn)
 {
-	uint64_t t = pfn >> c->zt_shift;
-
-	if (__builtin_expect(t < c->zt_len && c->zt[t] != -2, 1))
-		return c->zt[t];
-	return ps_machine_zone_of(c->m, pfn);
+	return ps_zone_table_lookup(&c->zt, pfn);
 }
 
 void ps_counters_init(struct ps_counters *c, const struct ps_machine *m, int pageblock_order)
@@ -72,7 +28,7 @@ void ps_counters_init(struct ps_counters *c, const struct ps_machine *m, int pag
 	c->m = m;
 	c->pageblock_order = pageblock_order;
 	if (m)
-		zone_table_init(c);
+		ps_zone_table_init(&c->zt, m);
 }
 
 static void count_extfrag(struct ps_counters *c, const struct ps_event *ev)

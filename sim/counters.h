@@ -28,7 +28,6 @@
 #include "../trace/kvfile.h"
 #include "machine.h"
 
-#define PS_COUNTERS_ZONE_TABLE 1024	/* chunks of the pfn -> zone table */
 
 struct ps_numa_node {
 	uint64_t numa_hit, numa_miss, numa_foreign, interleave_hit, local_node, other_node;
@@ -65,14 +64,7 @@ struct ps_counters {
 	uint64_t bad_order;		/* events skipped: order above 10 */
 	uint64_t first_outside_pfn;
 	int first_outside_type;
-	/*
-	 * pfn -> zone index by chunks of 2^zt_shift pages, made at init from
-	 * the machine (which must not change afterwards): -1 in no zone, -2 a
-	 * zone boundary inside the chunk (then ps_machine_zone_of() decides).
-	 */
-	int zt_shift;
-	uint32_t zt_len;
-	int16_t zt[PS_COUNTERS_ZONE_TABLE];
+	struct ps_zone_table zt;	/* the machine's pfn -> zone table */
 };
 
 void ps_counters_init(struct ps_counters *c, const struct ps_machine *m, int pageblock_order);

@@ -92,3 +92,35 @@ int ps_machine_zone_of(const struct ps_machine *m, uint64_t pfn)
 	}
 	return -1;
 }
+
+void ps_zone_table_init(struct ps_zone_table *t, const struct ps_machine *m)
+{
+	uint64_t end = 0;
+	int s = 0;
+
+	t->m = m;
+	for (int i = 0; i < m->nr_zones; i++)
+		if (m->zones[i].start_pfn + m->zones[i].spanned > end)
+			end = m->zones[i].start_pfn + m->zones[i].spanned;
+	while ((end >> s) >= PS_ZONE_TABLE)
+		s++;
+	t->shift = s;
+	t->len = (end >> s) + 1;
+	for (uint32_t c = 0; c < t->len; c++)
+		t->zt[c] = -1;
+	/* one pass per zone: chunks it covers whole take its index, shared or cut ones -2 */
+	for (int i = 0; i < m->nr_zones; i++) {
+		uint64_t zs = m->zones[i].start_pfn, ze = zs + m->zones[i].spanned;
+
+		if (ze <= zs)
+			continue;
+		for (uint64_t c = zs >> s; c <= (ze - 1) >> s; c++) {
+			uint64_t lo = c << s, hi = lo + (1ull << s);
+
+			if (zs > lo || ze < hi || t->zt[c] != -1)
+				t->zt[c] = -2;
+			else
+				t->zt[c] = (int16_t)i;
+		}
+	}
+}

@@ -77,6 +77,33 @@ void ps_machine_assume_x86_64(struct ps_machine *m, int nr_cpus);
 /* Index of the zone holding @pfn, or -1 (outside every zone's span). */
 int ps_machine_zone_of(const struct ps_machine *m, uint64_t pfn);
 
+/*
+ * pfn -> zone index in one load: the machine's pfn range cut into at most
+ * PS_ZONE_TABLE chunks; a chunk no zone starts or ends inside (and that no
+ * two zones' spans share) holds its zone's index (-1: no zone), the others
+ * -2, and then ps_machine_zone_of() decides.  Made from a machine that does
+ * not change afterwards.
+ */
+#define PS_ZONE_TABLE 1024
+
+struct ps_zone_table {
+	const struct ps_machine *m;
+	int shift;
+	uint32_t len;
+	int16_t zt[PS_ZONE_TABLE];
+};
+
+void ps_zone_table_init(struct ps_zone_table *t, const struct ps_machine *m);
+
+static inline int ps_zone_table_lookup(const struct ps_zone_table *t, uint64_t pfn)
+{
+	uint64_t c = pfn >> t->shift;
+
+	if (__builtin_expect(c < t->len && t->zt[c] != -2, 1))
+		return t->zt[c];
+	return ps_machine_zone_of(t->m, pfn);
+}
+
 /* Node of @cpu, or -1. */
 static inline int ps_machine_cpu_node(const struct ps_machine *m, int cpu)
 {

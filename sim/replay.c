@@ -58,6 +58,7 @@ struct ps_replay {
 	uint8_t **pb_evidence;		/* pass 1 only: first type seen per pageblock, 0xff none */
 	uint8_t **pb_changed;		/* pass 1 only: an extfrag event touched the block */
 	uint32_t *map;			/* simulate: traced global index -> model global index + 1 */
+	struct ps_zone_table zt, tzt;	/* pfn -> zone of the model's and the traced machine */
 	struct ps_counters cnt;
 	struct ps_counters inv;		/* invisible (bulk) allocations, as if traced */
 	uint64_t defects[PS_DEF_NR];
@@ -135,7 +136,7 @@ static const char *const defect_names[PS_DEF_NR] = {
 /* Zone and index of a pfn, or NULL. */
 static struct ps_zone *zone_of(struct ps_replay *r, uint64_t pfn, uint32_t *idx)
 {
-	int zi = ps_machine_zone_of(r->m, pfn);
+	int zi = ps_zone_table_lookup(&r->zt, pfn);
 
 	if (zi < 0 || pfn == PS_PFN_NONE)
 		return NULL;
@@ -146,7 +147,7 @@ static struct ps_zone *zone_of(struct ps_replay *r, uint64_t pfn, uint32_t *idx)
 /* Traced zone index and index within it of a traced pfn, or -1. */
 static int tzone_of(struct ps_replay *r, uint64_t pfn, uint32_t *tidx)
 {
-	int zi = pfn == PS_PFN_NONE ? -1 : ps_machine_zone_of(r->tm, pfn);
+	int zi = pfn == PS_PFN_NONE ? -1 : ps_zone_table_lookup(&r->tzt, pfn);
 
 	if (zi < 0)
 		return -1;
@@ -359,6 +360,8 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 	/* the traced machine's address space */
 	r->tm = o->traced ? o->traced : m;
 	r->cross = o->traced && o->traced != m;
+	ps_zone_table_init(&r->zt, m);
+	ps_zone_table_init(&r->tzt, r->tm);
 	if (r->cross && o->mode != PS_REPLAY_SIMULATE) {
 		snprintf(err, len, "follow mode replays a trace on the machine it was recorded on; use --mode simulate with --machine");
 		ps_replay_destroy(r);

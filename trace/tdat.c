@@ -120,7 +120,7 @@ static int take(struct ps_reader *r, struct tdat_state *st, struct tep_record *r
 		snprintf(where, sizeof(where), "cpu %d offset %llu", rec->cpu, rec->offset);
 		return ps_reader_skip(r, PS_SKIP_MALFORMED, where, what, sizeof(what) - 1, err);
 	}
-	id = tep_data_type(st->tep, rec);
+	id = ps_tep_kmem_id(&st->k, rec);
 	type = ps_tep_kmem_type(&st->k, id);
 	if (type < 0) {
 		struct tep_event *e = tep_find_event(st->tep, id);

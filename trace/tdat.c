@@ -215,78 +215,47 @@ static void release_from_uname(const char *uname, char *out, size_t len)
 }
 
 /*
- * Hands the buffer found to tdat_data.c unless PAGESIM_TDAT_LIBTRACECMD=1
- * or it holds what tdat_data.c does not handle (then libtracecmd reads it).
+ * The events may sit in the top-level buffer or in a tracefs instance
+ * ("trace-cmd extract -B NAME", pagesim's own recordings): the first buffer
+ * that holds any record is read.
+ *
+ * pick_fast() looks for it with tdat_data.c (libtracecmd 1.3.1 crashes
+ * opening an instance whose first page is damaged): 1 found or no buffer
+ * holds a record, 0 when tdat_data.c does not handle the file, -1 on error.
  */
-static int use_fast(struct tdat_state *st, struct ps_reader *r, int fd, struct ps_error *err)
+static int pick_fast(struct tdat_state *st, struct ps_reader *r, int fd, struct ps_error *err)
 {
-	const char *env = getenv("PAGESIM_TDAT_LIBTRACECMD");
-	const char *why;
-	int any = 0;
+	int ncpu = st->nr_cpus;
 
-	for (int c = 0; c < st->nr_cpus; c++)
-		any |= st->pending[c] != NULL;
-	if (!any || (env && *env && strcmp(env, "0")))
-		return 0;
-	st->fast = ps_tdat_data_open(r, fd, st->handle, st->instance, st->nr_cpus, &why, err);
-	if (!st->fast) {
-		if (!why)
-			return -1;
-		if (getenv("PAGESIM_TDAT_DEBUG"))
-			fprintf(stderr, "pagesim: %s: read through libtracecmd: %s\n", r->path, why);
-		return 0;
-	}
-	for (int c = 0; c < st->nr_cpus; c++)
-		if (st->pending[c]) {
-			tracecmd_free_record(st->pending[c]);
-			st->pending[c] = NULL;
+	for (int b = -1; b < tracecmd_buffer_instances(st->handle); b++) {
+		const char *name = b < 0 ? "" : tracecmd_buffer_instance_name(st->handle, b);
+		struct ps_tdat_data *d;
+		const char *why;
+
+		if (!name)
+			continue;
+		d = ps_tdat_data_open(r, fd, st->handle, name, ncpu, &why, err);
+		if (!d) {
+			if (!why)
+				return -1;
+			if (getenv("PAGESIM_TDAT_DEBUG"))
+				fprintf(stderr, "pagesim: %s: read through libtracecmd: %s\n", r->path, why);
+			return 0;
 		}
-	if (st->data != st->handle) {
-		tracecmd_close(st->data);
-		st->data = st->handle;
+		if (ps_tdat_data_any(d)) {
+			st->fast = d;
+			if (b >= 0)
+				snprintf(st->instance, sizeof(st->instance), "%s", name);
+			return 1;
+		}
+		ps_tdat_data_close(d);
 	}
-	return 0;
+	return 1;
 }
 
-int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err)
+/* The same through libtracecmd's per-CPU API. */
+static void pick_libtracecmd(struct tdat_state *st, struct ps_reader *r)
 {
-	struct tdat_state *st = calloc(1, sizeof(*st));
-	int found;
-
-	if (!st) {
-		close(fd);
-		return ps_err(err, "out of memory");
-	}
-	r->priv = st;
-	r->ops = &tdat_ops;
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	st->handle = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!st->handle) {
-		close(fd);
-		return ps_err(err, "%s: not a readable trace.dat (damaged header or unsupported version): check the file with 'trace-cmd dump --summary %s'",
-			      r->path, r->path);
-	}
-	st->tep = tracecmd_get_tep(st->handle);
-	st->nr_cpus = tep_get_cpus(st->tep);
-	if (st->nr_cpus < 0 || st->nr_cpus > PS_READER_MAX_CPUS)
-		return ps_err(err, "%s: trace.dat declares %d CPUs: the header is damaged", r->path, st->nr_cpus);
-	r->nr_cpus = st->nr_cpus;
-	release_from_uname(tracecmd_get_uname(st->handle), r->release, sizeof(r->release));
-	if (!r->opts.kver_forced && r->release[0])
-		r->kver = ps_kver_parse(r->release);
-	found = ps_tep_kmem_init(&st->k, st->tep);
-	if (!found)
-		return ps_err(err, "%s: the trace.dat has no kmem page event formats: record kmem:mm_page_alloc and friends",
-			      r->path);
-	init_need(st);
-	st->pending = calloc(PS_READER_MAX_CPUS, sizeof(*st->pending));
-	if (!st->pending)
-		return ps_err(err, "out of memory");
-	/*
-	 * The events may sit in the top-level buffer or in a tracefs instance
-	 * ("trace-cmd extract -B NAME", pagesim's own recordings): read the
-	 * first buffer that holds any record.
-	 */
 	st->data = st->handle;
 	for (int b = -1; b < tracecmd_buffer_instances(st->handle); b++) {
 		struct tracecmd_input *h = b < 0 ? st->handle : tracecmd_buffer_instance_handle(st->handle, b);
@@ -318,8 +287,50 @@ int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err)
 		if (h != st->handle)
 			tracecmd_close(h);
 	}
-	if (use_fast(st, r, fd, err) < 0)
+}
+
+int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err)
+{
+	struct tdat_state *st = calloc(1, sizeof(*st));
+	const char *env;
+	int found, ret;
+
+	if (!st) {
+		close(fd);
+		return ps_err(err, "out of memory");
+	}
+	r->priv = st;
+	r->ops = &tdat_ops;
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	st->handle = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!st->handle) {
+		close(fd);
+		return ps_err(err, "%s: not a readable trace.dat (damaged header or unsupported version): check the file with 'trace-cmd dump --summary %s'",
+			      r->path, r->path);
+	}
+	st->tep = tracecmd_get_tep(st->handle);
+	st->nr_cpus = tep_get_cpus(st->tep);
+	if (st->nr_cpus < 0 || st->nr_cpus > PS_READER_MAX_CPUS)
+		return ps_err(err, "%s: trace.dat declares %d CPUs: the header is damaged", r->path, st->nr_cpus);
+	r->nr_cpus = st->nr_cpus;
+	release_from_uname(tracecmd_get_uname(st->handle), r->release, sizeof(r->release));
+	if (!r->opts.kver_forced && r->release[0])
+		r->kver = ps_kver_parse(r->release);
+	found = ps_tep_kmem_init(&st->k, st->tep);
+	if (!found)
+		return ps_err(err, "%s: the trace.dat has no kmem page event formats: record kmem:mm_page_alloc and friends",
+			      r->path);
+	init_need(st);
+	st->pending = calloc(PS_READER_MAX_CPUS, sizeof(*st->pending));
+	if (!st->pending)
+		return ps_err(err, "out of memory");
+	st->data = st->handle;
+	env = getenv("PAGESIM_TDAT_LIBTRACECMD");
+	ret = env && *env && strcmp(env, "0") ? 0 : pick_fast(st, r, fd, err);
+	if (ret < 0)
 		return -1;
+	if (!ret)
+		pick_libtracecmd(st, r);
 	if (st->instance[0])
 		snprintf(r->format, sizeof(r->format), "trace.dat (instance %.40s)", st->instance);
 	else

@@ -845,10 +845,12 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 		return give_up(d, &l, why);
 	if ((l.version == 6 ? layout_v6(&l, d, top, ncpu) : options_v7(&l, d)) < 0)
 		return give_up(d, &l, why);
-	if (!l.found) {
+	if (!l.found && *instance) {
 		refuse(&l, "buffer not found in the options");
 		return give_up(d, &l, why);
 	}
+	if (!l.found)
+		l.sec_off = 0;		/* no top-level buffer: no data */
 	d->page_size = l.page_size;
 	if (l.version >= 7 && *instance)
 		d->page_size = l.buf_page;
@@ -856,7 +858,7 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 		refuse(&l, "odd buffer page size");
 		return give_up(d, &l, why);
 	}
-	if (l.version >= 7 && section_compressed(&l, d, l.sec_off, &compressed) < 0)
+	if (l.version >= 7 && l.found && section_compressed(&l, d, l.sec_off, &compressed) < 0)
 		return give_up(d, &l, why);
 	d->compressed = compressed;
 	d->long_size = l.long_size;
@@ -945,6 +947,11 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 			d->act[d->nact++] = i;
 	}
 	return d;
+}
+
+int ps_tdat_data_any(const struct ps_tdat_data *d)
+{
+	return d->nact > 0;
 }
 
 int ps_tdat_data_next(struct ps_tdat_data *d, struct ps_reader *r, struct tep_record **rec,

@@ -44,6 +44,9 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 int ps_tdat_data_next(struct ps_tdat_data *d, struct ps_reader *r, struct tep_record **rec,
 		      struct ps_error *err);
 
+/* Whether the buffer holds any record. */
+int ps_tdat_data_any(const struct ps_tdat_data *d);
+
 void ps_tdat_data_close(struct ps_tdat_data *d);
 
 #endif

@@ -72,8 +72,9 @@ struct layout {
 	uint64_t file_size, options_start;
 	long long ts_offset;
 	uint32_t mult, shift;
-	int unsupported;
+	int unsupported, damaged;
 	const char *why;
+	char damage[128];
 	const char *want;		/* the buffer read, "" for the top level */
 	/* per buffer: flyrecord section, page size, regions indexed by CPU */
 	int found, top_found;
@@ -141,6 +142,19 @@ static int pread_full(int fd, void *buf, size_t len, uint64_t off)
 		off += n;
 	}
 	return 0;
+}
+
+/* Damage in the data layout: an error, not a fall-back (libtracecmd may crash on it). */
+static int damage(struct layout *l, const char *why, int cpu, uint64_t off)
+{
+	if (!l->unsupported) {
+		snprintf(l->damage, sizeof(l->damage), "cpu %d: %s (file offset %llu)", cpu, why,
+			 (unsigned long long)off);
+		l->unsupported = 1;
+		l->why = l->damage;
+		l->damaged = 1;
+	}
+	return -1;
 }
 
 static int refuse(struct layout *l, const char *why)
@@ -528,7 +542,7 @@ static int section_compressed(struct layout *l, struct ps_tdat_data *d, uint64_t
  * Walks the chunk headers of a compressed CPU data: chunk count, total and
  * largest uncompressed size; all chunks must lie within the region.
  */
-static int walk_chunks(struct layout *l, struct ps_tdat_data *d, const struct region *g,
+static int walk_chunks(struct layout *l, struct ps_tdat_data *d, const struct region *g, int cpu,
 		       uint32_t *count, uint64_t *total, uint32_t *largest)
 {
 	/* the size written for compressed data leaves out the chunk count */
@@ -538,19 +552,19 @@ static int walk_chunks(struct layout *l, struct ps_tdat_data *d, const struct re
 	*total = 0;
 	*largest = 0;
 	if (end > l->file_size || pread_full(d->fd, b, 4, g->off) < 0)
-		return refuse(l, "compressed CPU data out of the file");
+		return damage(l, "compressed CPU data out of the file", cpu, g->off);
 	*count = le32(b);
 	if (*count > g->size / 8)
-		return refuse(l, "compressed CPU data with too many chunks");
+		return damage(l, "compressed CPU data with too many chunks", cpu, g->off);
 	for (uint32_t i = 0; i < *count; i++) {
 		uint32_t zsize, usize;
 
 		if (pos + 8 > end || pread_full(d->fd, b, 8, pos) < 0)
-			return refuse(l, "chunk header out of its CPU data");
+			return damage(l, "chunk header out of its CPU data", cpu, pos);
 		zsize = le32(b);
 		usize = le32(b + 4);
 		if (usize > MAX_CHUNK || zsize > ZSTD_compressBound(MAX_CHUNK) || pos + 8 + zsize > end)
-			return refuse(l, "chunk out of its CPU data");
+			return damage(l, "chunk out of its CPU data", cpu, pos);
 		*total += usize;
 		if (usize > *largest)
 			*largest = usize;
@@ -801,9 +815,14 @@ void ps_tdat_data_close(struct ps_tdat_data *d)
 	free(d);
 }
 
-static struct ps_tdat_data *give_up(struct ps_tdat_data *d, struct layout *l, const char **why)
+static struct ps_tdat_data *give_up(struct ps_tdat_data *d, struct layout *l, const char **why,
+				    const char *path, struct ps_error *err)
 {
 	*why = l->why ? l->why : "unsupported";
+	if (l->damaged) {
+		ps_err(err, "%s: damaged trace.dat data: %s", path, l->damage);
+		*why = NULL;
+	}
 	free(l->reg);
 	free(l->top_reg);
 	ps_tdat_data_close(d);
@@ -823,7 +842,7 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 	*why = NULL;
 	if (!d) {
 		l.why = "out of memory";
-		return give_up(d, &l, why);
+		return give_up(d, &l, why, r->path, err);
 	}
 	d->fd = fd;
 	d->z = ZSTD_createDCtx();
@@ -834,7 +853,7 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 	else if (tep_get_header_timestamp_size(tep) != 8 || tep_is_old_format(tep))
 		refuse(&l, "old ring-buffer page format");
 	if (l.unsupported || header(&l, d) < 0)
-		return give_up(d, &l, why);
+		return give_up(d, &l, why, r->path, err);
 	if (l.long_size != 4 && l.long_size != 8)
 		refuse(&l, "odd long size");
 	else if (!good_page_size(l.page_size))
@@ -842,12 +861,12 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 	else if (ncpu < 0 || ncpu > PS_READER_MAX_CPUS)
 		refuse(&l, "odd CPU count");
 	if (l.unsupported)
-		return give_up(d, &l, why);
+		return give_up(d, &l, why, r->path, err);
 	if ((l.version == 6 ? layout_v6(&l, d, top, ncpu) : options_v7(&l, d)) < 0)
-		return give_up(d, &l, why);
+		return give_up(d, &l, why, r->path, err);
 	if (!l.found && *instance) {
 		refuse(&l, "buffer not found in the options");
-		return give_up(d, &l, why);
+		return give_up(d, &l, why, r->path, err);
 	}
 	if (!l.found)
 		l.sec_off = 0;		/* no top-level buffer: no data */
@@ -856,10 +875,10 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 		d->page_size = l.buf_page;
 	if (!good_page_size(d->page_size)) {
 		refuse(&l, "odd buffer page size");
-		return give_up(d, &l, why);
+		return give_up(d, &l, why, r->path, err);
 	}
 	if (l.version >= 7 && l.found && section_compressed(&l, d, l.sec_off, &compressed) < 0)
-		return give_up(d, &l, why);
+		return give_up(d, &l, why, r->path, err);
 	d->compressed = compressed;
 	d->long_size = l.long_size;
 	d->start = 8 + l.long_size;
@@ -877,15 +896,15 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 		int top_z = 0;
 
 		if (section_compressed(&l, d, l.top_sec_off, &top_z) < 0)
-			return give_up(d, &l, why);
+			return give_up(d, &l, why, r->path, err);
 		for (int c = 0; top_z && c < l.top_nreg; c++) {
 			uint32_t count, largest;
 			uint64_t total;
 
 			if (!l.top_reg[c].size)
 				continue;
-			if (walk_chunks(&l, d, &l.top_reg[c], &count, &total, &largest) < 0)
-				return give_up(d, &l, why);
+			if (walk_chunks(&l, d, &l.top_reg[c], c, &count, &total, &largest) < 0)
+				return give_up(d, &l, why, r->path, err);
 			vnext = round_page(vnext + total, l.page_size);
 		}
 	}
@@ -895,7 +914,7 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 	d->act = calloc(d->ncpu ? d->ncpu : 1, sizeof(*d->act));
 	if (!d->cpu || !d->act) {
 		refuse(&l, "out of memory");
-		return give_up(d, &l, why);
+		return give_up(d, &l, why, r->path, err);
 	}
 	for (int i = 0; i < d->ncpu; i++) {
 		struct tcpu *c = &d->cpu[i];
@@ -907,14 +926,14 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 		if (!g->size)
 			continue;
 		if (g->off + g->size > l.file_size || g->off + g->size < g->off) {
-			refuse(&l, "CPU data out of the file");
-			return give_up(d, &l, why);
+			damage(&l, "CPU data out of the file", i, g->off);
+			return give_up(d, &l, why, r->path, err);
 		}
 		c->pos = g->off;
 		c->end = g->off + g->size;
 		if (compressed) {
-			if (walk_chunks(&l, d, g, &count, &total, &largest) < 0)
-				return give_up(d, &l, why);
+			if (walk_chunks(&l, d, g, i, &count, &total, &largest) < 0)
+				return give_up(d, &l, why, r->path, err);
 			c->pos = g->off + 4;
 			c->end = g->off + 4 + g->size;
 			c->zleft = count;
@@ -927,7 +946,7 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 		c->buf = malloc(c->cap);
 		if (!c->buf) {
 			refuse(&l, "out of memory");
-			return give_up(d, &l, why);
+			return give_up(d, &l, why, r->path, err);
 		}
 	}
 	free(l.reg);

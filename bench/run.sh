@@ -4,6 +4,7 @@
 # wall time, events per second and peak memory (/usr/bin/time "Maximum
 # resident set size") of
 #   trace-cmd report TRACE.dat             pagesim stat TRACE.dat
+#   the same on bench/out/tdat-large/trace.dat when bench/record-tdat.sh made it
 #   pagesim stat on the same events as trace-cmd report text (zstd) and as a pagesim file
 #   pagesim stat on large traces built from the real one (ftrace text and pagesim file)
 #   pagesim replay --mode follow / --mode simulate, 1 M and 100 M events (bytes per page)
@@ -139,6 +140,15 @@ measure "trace-cmd report trace.dat" "$n_real" trace-cmd report "$SRC/trace.dat"
 t_tc=$last_best c_tc=$last_cpu
 measure "pagesim stat trace.dat" "$n_real" "$P" stat -q "$SRC/trace.dat"
 t_dat=$last_best c_dat=$last_cpu
+# a large real trace.dat of this machine (bench/record-tdat.sh, needs root), when there is one
+TDAT=$OUT/tdat-large/trace.dat
+if [ -e "$TDAT" ]; then
+	n_tdat=$(events_of "$TDAT")
+	measure "trace-cmd report trace.dat, large (record-tdat.sh)" "$n_tdat" trace-cmd report -i "$TDAT"
+	t_tcl=$last_best c_tcl=$last_cpu
+	measure "pagesim stat trace.dat, large (record-tdat.sh)" "$n_tdat" "$P" stat -q "$TDAT"
+	t_datl=$last_best c_datl=$last_cpu
+fi
 measure "pagesim stat trace-cmd text (zstd)" "$n_real" "$P" stat -q --sysroot "$SRC/before" "$SRC/trace.txt.zst"
 measure "pagesim stat pagesim file" "$n_real" "$P" stat -q "$real_pgs"
 measure "pagesim stat ftrace text (zstd), large" "$n_text" "$P" stat -q --sysroot "$SRC/before" "$OUT/$name-text-$TEXT_EVENTS.txt.zst"
@@ -166,6 +176,8 @@ measure "replay simulate, $((EVENTS / 1000000)) M" "$n_big" "$P" replay -q --sta
 	awk -v tc="$t_tc" -v d="$t_dat" -v ctc="$c_tc" -v cd="$c_dat" 'BEGIN {
 		printf "stat on trace.dat vs trace-cmd report: %.1fx faster in wall time, %.1fx in CPU time (target >= 10x)\n",
 			tc / d, ctc / cd }'
+	[ -z "${t_datl:-}" ] || awk -v tc="$t_tcl" -v d="$t_datl" -v ctc="$c_tcl" -v cd="$c_datl" 'BEGIN {
+		printf "... on the large trace.dat of record-tdat.sh: %.1fx in wall time, %.1fx in CPU time\n", tc / d, ctc / cd }'
 	awk -v n="$n_big" -v b="$t_big1" -v t="$t_big" 'BEGIN {
 		printf "stat on the large pagesim file: %.1f M events/s on one core, %.1f with the decompression thread (target >= 50)\n",
 			n / (b / 1e6) / 1e6, n / (t / 1e6) / 1e6 }'

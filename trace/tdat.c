@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * tdat.c - trace.dat (v6 and v7, compressed or not) through libtracecmd.
+ * tdat.c - trace.dat (v6 and v7, compressed or not).
  *
- * The per-CPU streams are merged here by timestamp (ties: lower CPU first),
- * using only libtracecmd's public per-CPU API.  Records are decoded by
+ * libtracecmd opens the file (event formats, cmdlines, uname) and finds the
+ * buffer that holds the events; tdat_data.c then reads that buffer's
+ * per-CPU data itself (libtracecmd 1.3's record path keeps every
+ * decompressed chunk of a v7 file and walks them all per page: quadratic).
+ * What tdat_data.c does not handle, and any file when
+ * PAGESIM_TDAT_LIBTRACECMD=1, is read through libtracecmd's per-CPU API.
+ * Either way the per-CPU streams are merged by timestamp (ties: lower CPU
+ * first).  Records are decoded by
  * tep_kmem.c (fields looked up by name once, gfp_flags decoded through the
  * trace's own print format).  Missed events (ring-buffer overruns that
  * libtracecmd reports on the first record after the gap) are counted.
@@ -19,6 +25,7 @@
 
 #include "kver.h"
 #include "reader-local.h"
+#include "tdat_data.h"
 #include "tep_kmem.h"
 
 /* Exported by libtracecmd 1.x but absent from its public header. */
@@ -33,6 +40,9 @@ struct tdat_state {
 	struct tep_record **pending;	/* next record per CPU, NULL when exhausted */
 	struct ps_tep_kmem k;		/* field handles and the gfp cache (tep_kmem.h) */
 	struct tep_record *last;	/* record of the last event returned */
+	struct ps_tdat_data *fast;	/* the data read by tdat_data.c, or NULL */
+	int need[PS_EV_NR];		/* record size the fields of each event need */
+	int need_common;		/* ... the common fields */
 };
 
 static int fill(struct ps_reader *r, struct tdat_state *st, int type, struct tep_record *rec,
@@ -63,57 +73,103 @@ static struct tep_record *pop_next(struct tdat_state *st)
 	return rec;
 }
 
+/* Bytes a record of @e must hold for its fields (common ones or all) to lie within it. */
+static int format_need(const struct tep_event *e, int common)
+{
+	const struct tep_format_field *f = common ? e->format.common_fields : e->format.fields;
+	int need = 0;
+
+	for (; f; f = f->next)
+		if (f->offset + f->size > need)
+			need = f->offset + f->size;
+	return need;
+}
+
+static void init_need(struct tdat_state *st)
+{
+	for (int t = 0; t < PS_EV_NR; t++) {
+		const struct tep_event *e = st->k.f[t].event;
+
+		if (!e)
+			continue;
+		st->need[t] = format_need(e, 0);
+		if (format_need(e, 1) > st->need[t])
+			st->need[t] = format_need(e, 1);
+		if (format_need(e, 1) > st->need_common)
+			st->need_common = format_need(e, 1);
+	}
+}
+
+/* One record: 1 with @ev filled, 0 when skipped (and counted), -1 on an error. */
+static int take(struct ps_reader *r, struct tdat_state *st, struct tep_record *rec,
+		struct ps_event *ev, struct ps_error *err)
+{
+	char where[64];
+	int id, type;
+
+	if (rec->missed_events) {
+		r->stats.lost_markers++;
+		if (rec->missed_events > 0)
+			r->stats.lost_events += rec->missed_events;
+		else
+			r->stats.lost_unknown++;
+	}
+	if (rec->size < st->need_common) {
+		static const char what[] = "record shorter than the common event fields";
+
+		snprintf(where, sizeof(where), "cpu %d offset %llu", rec->cpu, rec->offset);
+		return ps_reader_skip(r, PS_SKIP_MALFORMED, where, what, sizeof(what) - 1, err);
+	}
+	id = ps_tep_kmem_id(&st->k, rec);
+	type = ps_tep_kmem_type(&st->k, id);
+	if (type < 0) {
+		struct tep_event *e = tep_find_event(st->tep, id);
+		const char *n = e ? e->name : "unknown event id";
+
+		/* the place is formatted only for a skip: no string work per event */
+		snprintf(where, sizeof(where), "cpu %d offset %llu", rec->cpu, rec->offset);
+		return ps_reader_skip(r, PS_SKIP_OTHER_EVENT, where, n, strlen(n), err);
+	}
+	if (rec->size < st->need[type] || fill(r, st, type, rec, ev) < 0) {
+		const char *n = ps_event_names[type];
+
+		snprintf(where, sizeof(where), "cpu %d offset %llu", rec->cpu, rec->offset);
+		return ps_reader_skip(r, PS_SKIP_BAD_FIELD, where, n, strlen(n), err);
+	}
+	ps_reader_account(r, ev);
+	return 1;
+}
+
 static int tdat_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *err)
 {
 	struct tdat_state *st = r->priv;
-	struct tep_record *rec;
-	char where[64];
 
-	if (st->last) {
-		tracecmd_free_record(st->last);
-		st->last = NULL;
-	}
-	while ((rec = pop_next(st))) {
-		int id, type = -1;
+	for (;;) {
+		struct tep_record *rec;
+		int ret;
 
-		if (rec->missed_events) {
-			r->stats.lost_markers++;
-			if (rec->missed_events > 0)
-				r->stats.lost_events += rec->missed_events;
+		if (st->fast) {
+			ret = ps_tdat_data_next(st->fast, r, &rec, err);
+			if (ret <= 0)
+				return ret;
+			ret = take(r, st, rec, ev, err);
+		} else {
+			if (st->last) {
+				tracecmd_free_record(st->last);
+				st->last = NULL;
+			}
+			rec = pop_next(st);
+			if (!rec)
+				return 0;
+			ret = take(r, st, rec, ev, err);
+			if (ret > 0)
+				st->last = rec;
 			else
-				r->stats.lost_unknown++;
-		}
-		id = tep_data_type(st->tep, rec);
-		type = ps_tep_kmem_type(&st->k, id);
-		if (type < 0) {
-			struct tep_event *e = tep_find_event(st->tep, id);
-			const char *n = e ? e->name : "unknown event id";
-
-			/* the place is formatted only for a skip: no string work per event */
-			snprintf(where, sizeof(where), "cpu %d offset %llu", rec->cpu, rec->offset);
-			if (ps_reader_skip(r, PS_SKIP_OTHER_EVENT, where, n, strlen(n), err) < 0) {
 				tracecmd_free_record(rec);
-				return -1;
-			}
-			tracecmd_free_record(rec);
-			continue;
 		}
-		if (fill(r, st, type, rec, ev) < 0) {
-			const char *n = ps_event_names[type];
-
-			snprintf(where, sizeof(where), "cpu %d offset %llu", rec->cpu, rec->offset);
-			if (ps_reader_skip(r, PS_SKIP_BAD_FIELD, where, n, strlen(n), err) < 0) {
-				tracecmd_free_record(rec);
-				return -1;
-			}
-			tracecmd_free_record(rec);
-			continue;
-		}
-		st->last = rec;
-		ps_reader_account(r, ev);
-		return 1;
+		if (ret)
+			return ret;
 	}
-	return 0;
 }
 
 static void tdat_close(struct ps_reader *r)
@@ -128,6 +184,7 @@ static void tdat_close(struct ps_reader *r)
 		if (st->pending[c])
 			tracecmd_free_record(st->pending[c]);
 	free(st->pending);
+	ps_tdat_data_close(st->fast);
 	ps_tep_kmem_free(&st->k);
 	if (st->data && st->data != st->handle)
 		tracecmd_close(st->data);
@@ -157,44 +214,48 @@ static void release_from_uname(const char *uname, char *out, size_t len)
 		snprintf(out, len, "%s", c);
 }
 
-int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err)
+/*
+ * The events may sit in the top-level buffer or in a tracefs instance
+ * ("trace-cmd extract -B NAME", pagesim's own recordings): the first buffer
+ * that holds any record is read.
+ *
+ * pick_fast() looks for it with tdat_data.c (libtracecmd 1.3.1 crashes
+ * opening an instance whose first page is damaged): 1 found or no buffer
+ * holds a record, 0 when tdat_data.c does not handle the file, -1 on error.
+ */
+static int pick_fast(struct tdat_state *st, struct ps_reader *r, int fd, struct ps_error *err)
 {
-	struct tdat_state *st = calloc(1, sizeof(*st));
-	int found;
+	int ncpu = st->nr_cpus;
 
-	if (!st) {
-		close(fd);
-		return ps_err(err, "out of memory");
+	for (int b = -1; b < tracecmd_buffer_instances(st->handle); b++) {
+		const char *name = b < 0 ? "" : tracecmd_buffer_instance_name(st->handle, b);
+		struct ps_tdat_data *d;
+		const char *why;
+
+		if (!name)
+			continue;
+		d = ps_tdat_data_open(r, fd, st->handle, name, ncpu, &why, err);
+		if (!d) {
+			if (!why)
+				return -1;
+			if (getenv("PAGESIM_TDAT_DEBUG"))
+				fprintf(stderr, "pagesim: %s: read through libtracecmd: %s\n", r->path, why);
+			return 0;
+		}
+		if (ps_tdat_data_any(d)) {
+			st->fast = d;
+			if (b >= 0)
+				snprintf(st->instance, sizeof(st->instance), "%s", name);
+			return 1;
+		}
+		ps_tdat_data_close(d);
 	}
-	r->priv = st;
-	r->ops = &tdat_ops;
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	st->handle = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!st->handle) {
-		close(fd);
-		return ps_err(err, "%s: not a readable trace.dat (damaged header or unsupported version): check the file with 'trace-cmd dump --summary %s'",
-			      r->path, r->path);
-	}
-	st->tep = tracecmd_get_tep(st->handle);
-	st->nr_cpus = tep_get_cpus(st->tep);
-	if (st->nr_cpus < 0 || st->nr_cpus > PS_READER_MAX_CPUS)
-		return ps_err(err, "%s: trace.dat declares %d CPUs: the header is damaged", r->path, st->nr_cpus);
-	r->nr_cpus = st->nr_cpus;
-	release_from_uname(tracecmd_get_uname(st->handle), r->release, sizeof(r->release));
-	if (!r->opts.kver_forced && r->release[0])
-		r->kver = ps_kver_parse(r->release);
-	found = ps_tep_kmem_init(&st->k, st->tep);
-	if (!found)
-		return ps_err(err, "%s: the trace.dat has no kmem page event formats: record kmem:mm_page_alloc and friends",
-			      r->path);
-	st->pending = calloc(PS_READER_MAX_CPUS, sizeof(*st->pending));
-	if (!st->pending)
-		return ps_err(err, "out of memory");
-	/*
-	 * The events may sit in the top-level buffer or in a tracefs instance
-	 * ("trace-cmd extract -B NAME", pagesim's own recordings): read the
-	 * first buffer that holds any record.
-	 */
+	return 1;
+}
+
+/* The same through libtracecmd's per-CPU API. */
+static void pick_libtracecmd(struct tdat_state *st, struct ps_reader *r)
+{
 	st->data = st->handle;
 	for (int b = -1; b < tracecmd_buffer_instances(st->handle); b++) {
 		struct tracecmd_input *h = b < 0 ? st->handle : tracecmd_buffer_instance_handle(st->handle, b);
@@ -226,6 +287,50 @@ int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err)
 		if (h != st->handle)
 			tracecmd_close(h);
 	}
+}
+
+int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err)
+{
+	struct tdat_state *st = calloc(1, sizeof(*st));
+	const char *env;
+	int found, ret;
+
+	if (!st) {
+		close(fd);
+		return ps_err(err, "out of memory");
+	}
+	r->priv = st;
+	r->ops = &tdat_ops;
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	st->handle = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!st->handle) {
+		close(fd);
+		return ps_err(err, "%s: not a readable trace.dat (damaged header or unsupported version): check the file with 'trace-cmd dump --summary %s'",
+			      r->path, r->path);
+	}
+	st->tep = tracecmd_get_tep(st->handle);
+	st->nr_cpus = tep_get_cpus(st->tep);
+	if (st->nr_cpus < 0 || st->nr_cpus > PS_READER_MAX_CPUS)
+		return ps_err(err, "%s: trace.dat declares %d CPUs: the header is damaged", r->path, st->nr_cpus);
+	r->nr_cpus = st->nr_cpus;
+	release_from_uname(tracecmd_get_uname(st->handle), r->release, sizeof(r->release));
+	if (!r->opts.kver_forced && r->release[0])
+		r->kver = ps_kver_parse(r->release);
+	found = ps_tep_kmem_init(&st->k, st->tep);
+	if (!found)
+		return ps_err(err, "%s: the trace.dat has no kmem page event formats: record kmem:mm_page_alloc and friends",
+			      r->path);
+	init_need(st);
+	st->pending = calloc(PS_READER_MAX_CPUS, sizeof(*st->pending));
+	if (!st->pending)
+		return ps_err(err, "out of memory");
+	st->data = st->handle;
+	env = getenv("PAGESIM_TDAT_LIBTRACECMD");
+	ret = env && *env && strcmp(env, "0") ? 0 : pick_fast(st, r, fd, err);
+	if (ret < 0)
+		return -1;
+	if (!ret)
+		pick_libtracecmd(st, r);
 	if (st->instance[0])
 		snprintf(r->format, sizeof(r->format), "trace.dat (instance %.40s)", st->instance);
 	else

@@ -37,7 +37,12 @@ int ps_tep_kmem_init(struct ps_tep_kmem *k, struct tep_handle *tep)
 		f->fallback_mt = field(e, "fallback_migratetype");
 		f->change_ownership = field(e, "change_ownership");
 		found += e != NULL;
+		if (e && !k->common_type) {
+			k->common_type = tep_find_common_field(e, "common_type");
+			k->common_pid = tep_find_common_field(e, "common_pid");
+		}
 	}
+	k->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	return found;
 }
 
@@ -46,12 +51,6 @@ void ps_tep_kmem_free(struct ps_tep_kmem *k)
 	trace_seq_destroy(&k->seq);
 }
 
-static int read_num(struct tep_format_field *fl, struct tep_record *rec, unsigned long long *v)
-{
-	if (!fl)
-		return -1;
-	return tep_read_number_field(fl, rec->data, v);
-}
 
 /* Raw kernel gfp -> PS_GFP_*, via the event's own print format. */
 static uint32_t decode_gfp(struct ps_tep_kmem *k, struct tep_record *rec, uint64_t raw)
@@ -93,14 +92,17 @@ int ps_tep_kmem_fill(struct ps_tep_kmem *k, int type, struct tep_record *rec, in
 	ev->type = type;
 	ev->ts_ns = rec->ts;
 	ev->cpu = rec->cpu;
-	ev->pid = tep_data_pid(k->tep, rec);
+	if (k->common_pid && ps_tep_read(k, k->common_pid, rec, &v) == 0)
+		ev->pid = (int)v;
+	else
+		ev->pid = tep_data_pid(k->tep, rec);
 	ev->migratetype = ev->alloc_migratetype = ev->fallback_migratetype = PS_MT_UNKNOWN;
 	if (f->pfn) {
-		if (read_num(f->pfn, rec, &v) < 0)
+		if (ps_tep_read(k, f->pfn, rec, &v) < 0)
 			return -1;
 		ev->pfn = v == (unsigned long long)-1 || (f->pfn->size == 4 && v == 0xffffffffull) ? PS_PFN_NONE : v;
 	} else if (f->page) {
-		if (read_num(f->page, rec, &v) < 0)
+		if (ps_tep_read(k, f->page, rec, &v) < 0)
 			return -1;
 		if (v == 0) {
 			ev->pfn = PS_PFN_NONE;
@@ -116,24 +118,24 @@ int ps_tep_kmem_fill(struct ps_tep_kmem *k, int type, struct tep_record *rec, in
 	if (ev->pfn == PS_PFN_NONE && type != PS_EV_ALLOC)
 		return -1;
 	if (f->order) {
-		if (read_num(f->order, rec, &v) < 0 || v > PS_EV_MAX_ORDER)
+		if (ps_tep_read(k, f->order, rec, &v) < 0 || v > PS_EV_MAX_ORDER)
 			return -1;
 		ev->order = v;
 	} else if (type != PS_EV_FREE_BATCHED && type != PS_EV_EXTFRAG) {
 		return -1;
 	}
 	if (f->mt) {
-		if (read_num(f->mt, rec, &v) < 0)
+		if (ps_tep_read(k, f->mt, rec, &v) < 0)
 			return -1;
 		ev->migratetype = ps_mt_from_kernel((int)v, kver);
 	}
 	switch (type) {
 	case PS_EV_ALLOC:
-		if (f->gfp && read_num(f->gfp, rec, &v) == 0)
+		if (f->gfp && ps_tep_read(k, f->gfp, rec, &v) == 0)
 			ev->gfp = decode_gfp(k, rec, v);
 		break;
 	case PS_EV_ZONE_LOCKED:
-		if (f->percpu_refill && read_num(f->percpu_refill, rec, &v) == 0) {
+		if (f->percpu_refill && ps_tep_read(k, f->percpu_refill, rec, &v) == 0) {
 			ev->percpu_refill = v != 0;
 			ev->flags |= PS_EVF_PCPU_REFILL_KNOWN;
 		} else {
@@ -141,20 +143,20 @@ int ps_tep_kmem_fill(struct ps_tep_kmem *k, int type, struct tep_record *rec, in
 		}
 		break;
 	case PS_EV_EXTFRAG:
-		if (read_num(f->alloc_order, rec, &v) < 0 || v > PS_EV_MAX_ORDER)
+		if (ps_tep_read(k, f->alloc_order, rec, &v) < 0 || v > PS_EV_MAX_ORDER)
 			return -1;
 		ev->alloc_order = v;
 		ev->order = v;
-		if (read_num(f->fallback_order, rec, &v) < 0 || v > PS_EV_MAX_ORDER)
+		if (ps_tep_read(k, f->fallback_order, rec, &v) < 0 || v > PS_EV_MAX_ORDER)
 			return -1;
 		ev->fallback_order = v;
-		if (read_num(f->alloc_mt, rec, &v) < 0)
+		if (ps_tep_read(k, f->alloc_mt, rec, &v) < 0)
 			return -1;
 		ev->alloc_migratetype = ps_mt_from_kernel((int)v, kver);
-		if (read_num(f->fallback_mt, rec, &v) < 0)
+		if (ps_tep_read(k, f->fallback_mt, rec, &v) < 0)
 			return -1;
 		ev->fallback_migratetype = ps_mt_from_kernel((int)v, kver);
-		if (read_num(f->change_ownership, rec, &v) < 0)
+		if (ps_tep_read(k, f->change_ownership, rec, &v) < 0)
 			return -1;
 		ev->change_ownership = v != 0;
 		break;

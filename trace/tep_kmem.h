@@ -13,6 +13,9 @@
 #ifndef PS_TEP_KMEM_H
 #define PS_TEP_KMEM_H
 
+#include <stdint.h>
+#include <string.h>
+
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
@@ -30,6 +33,8 @@ struct ps_tep_fields {
 struct ps_tep_kmem {
 	struct tep_handle *tep;
 	struct ps_tep_fields f[PS_EV_NR];
+	struct tep_format_field *common_type, *common_pid;	/* of the first kmem event found */
+	int swap;			/* the trace's byte order is not the host's */
 	uint64_t gfp_raw[PS_TEP_GFP_CACHE];
 	uint32_t gfp_ps[PS_TEP_GFP_CACHE];
 	int gfp_used;
@@ -39,6 +44,60 @@ struct ps_tep_kmem {
 /* Looks up the six events and their fields in @tep; returns how many exist. */
 int ps_tep_kmem_init(struct ps_tep_kmem *k, struct tep_handle *tep);
 void ps_tep_kmem_free(struct ps_tep_kmem *k);
+
+/*
+ * A number field of @rec: the field's offset and size come from the trace's
+ * own format (looked up by name); same result as tep_read_number_field(),
+ * without the call per field when the trace has the host's byte order.
+ */
+static inline int ps_tep_read(const struct ps_tep_kmem *k, const struct tep_format_field *fl,
+			      const struct tep_record *rec, unsigned long long *v)
+{
+	const unsigned char *p;
+
+	if (!fl)
+		return -1;
+	if (k->swap)
+		return tep_read_number_field((struct tep_format_field *)fl, rec->data, v);
+	p = (const unsigned char *)rec->data + fl->offset;
+	switch (fl->size) {
+	case 1:
+		*v = p[0];
+		return 0;
+	case 2: {
+		uint16_t x;
+
+		memcpy(&x, p, 2);
+		*v = x;
+		return 0;
+	}
+	case 4: {
+		uint32_t x;
+
+		memcpy(&x, p, 4);
+		*v = x;
+		return 0;
+	}
+	case 8: {
+		uint64_t x;
+
+		memcpy(&x, p, 8);
+		*v = x;
+		return 0;
+	}
+	}
+	return -1;
+}
+
+/* tep_data_type() of @rec. */
+static inline int ps_tep_kmem_id(const struct ps_tep_kmem *k, struct tep_record *rec)
+{
+	unsigned long long v;
+
+	if (!k->common_type || ps_tep_read(k, k->common_type, rec, &v) < 0)
+		return tep_data_type(k->tep, rec);
+	return (int)v;
+}
 
 /* PS_EV_* of a tep event id, or -1. */
 static inline int ps_tep_kmem_type(const struct ps_tep_kmem *k, int id)

@@ -927,7 +927,8 @@ static void account_fast(struct ps_reader *r, const struct pgs_state *st, int n,
  */
 static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 {
-	static const uint8_t no_xf[4] = { 0, 0, (uint8_t)PS_MT_UNKNOWN, (uint8_t)PS_MT_UNKNOWN };
+	/* fallback_order, alloc_migratetype, fallback_migratetype, change_ownership */
+	static const uint8_t no_xf[4] = { 0, (uint8_t)PS_MT_UNKNOWN, (uint8_t)PS_MT_UNKNOWN, 0 };
 	const uint8_t *ctrl = st->col[PS_PGS_COL_CTRL], *tsc = st->col[PS_PGS_COL_TS];
 	const uint8_t *cpuc = st->col[PS_PGS_COL_CPU], *pidc = st->col[PS_PGS_COL_PID];
 	const uint8_t *pfnc = st->col[PS_PGS_COL_PFN], *ordc = st->col[PS_PGS_COL_ORDER];

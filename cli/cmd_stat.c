@@ -173,8 +173,7 @@ int cmd_stat(int argc, char **argv)
 		ps_counters_init(c, &in.machine, in.sysroot[0] || pb < 0 ? in.pageblock_order : pb);
 	}
 	while ((r = ps_reader_next_batch(in.reader, &evs, &err)) > 0)
-		for (int i = 0; i < r; i++)
-			ps_counters_event(c, &evs[i]);
+		ps_counters_batch(c, evs, r);
 	if (r < 0) {
 		ps_error("%s", err.msg);
 		goto out;

@@ -843,6 +843,24 @@ static inline const uint8_t *varint_unchecked(const uint8_t *p, uint64_t *v)
 }
 
 /*
+ * varint_unchecked() for the common short varints: up to 4 bytes without a
+ * branch on the length, in 32-bit steps (two packing steps instead of
+ * three); a longer one goes to varint_long().  Same rules for the caller.
+ */
+static inline const uint8_t *varint4(const uint8_t *p, uint64_t *v)
+{
+	uint32_t x = load32(p), stop = ~x & 0x80808080u;
+
+	if (__builtin_expect(!stop, 0))
+		return varint_long(p, v);
+	x &= (stop ^ (stop - 1)) & 0x7f7f7f7fu;
+	x = (x & 0x007f007fu) | (x & 0x7f007f00u) >> 1;
+	x = (x & 0x00003fffu) | (x & 0x3fff0000u) >> 2;
+	*v = x;
+	return p + (__builtin_ctz(stop) >> 3) + 1;
+}
+
+/*
  * The batch tally of decode_fast(): per control byte, one in the 9-bit
  * field of the event's type (bits TALLY_BITS * type) and one in the field
  * after them for a failed allocation (mm_page_alloc without a pfn); nothing
@@ -929,13 +947,14 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 {
 	/* fallback_order, alloc_migratetype, fallback_migratetype, change_ownership */
 	static const uint8_t no_xf[4] = { 0, (uint8_t)PS_MT_UNKNOWN, (uint8_t)PS_MT_UNKNOWN, 0 };
+	/*
+	 * The cursors of every event in locals; those of the rare columns
+	 * (cpu, pid, xf, ext) stay in st->col, which leaves the registers to
+	 * the rest.
+	 */
 	const uint8_t *ctrl = st->col[PS_PGS_COL_CTRL], *tsc = st->col[PS_PGS_COL_TS];
-	const uint8_t *cpuc = st->col[PS_PGS_COL_CPU], *pidc = st->col[PS_PGS_COL_PID];
 	const uint8_t *pfnc = st->col[PS_PGS_COL_PFN], *ordc = st->col[PS_PGS_COL_ORDER];
 	const uint8_t *auxc = st->col[PS_PGS_COL_AUX], *gfpc = st->col[PS_PGS_COL_GFP];
-	const uint8_t *xfc = st->col[PS_PGS_COL_XF], *extc = st->col[PS_PGS_COL_EXT];
-	const uint64_t *tally_of = st->tally;
-	const uint32_t *gfp_mask = st->gfp_mask;
 	uint64_t ts = st->prev_ts, ts0 = ts, pfn, v, tally = 0, tsor = 0, total;
 	unsigned int cpu = st->prev_cpu, maxc = cpu, odd = 0;
 	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH;
@@ -948,13 +967,15 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 	pfn = st->pfn[cpu];
 	for (; e < stop; e++) {
 		unsigned int c = *ctrl++, type = c & PS_PGS_C_TYPE;
-		uint32_t gm = gfp_mask[c];
+		uint32_t gm = st->gfp_mask[c];
 
-		tally += tally_of[c];
+		tally += st->tally[c];
 		if (__builtin_expect(c & PS_PGS_C_CPU, 0)) {
-			cpuc = varint_unchecked(cpuc, &v);
-			if (!cpuc || v >= PS_PGS_MAX_CPU_STATE)
+			const uint8_t *p = varint_unchecked(st->col[PS_PGS_COL_CPU], &v);
+
+			if (!p || v >= PS_PGS_MAX_CPU_STATE)
 				return -2;
+			st->col[PS_PGS_COL_CPU] = p;
 			st->pid[cpu] = pid;
 			st->pfn[cpu] = pfn;
 			cpu = v;
@@ -963,17 +984,21 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 			pfn = st->pfn[cpu];
 		}
 		if (__builtin_expect(c & PS_PGS_C_PID, 0)) {
-			pidc = varint_unchecked(pidc, &v);
-			if (!pidc)
+			const uint8_t *p = varint_unchecked(st->col[PS_PGS_COL_PID], &v);
+
+			if (!p)
 				return -2;
+			st->col[PS_PGS_COL_PID] = p;
 			pid = (int32_t)ps_unzigzag(v);
 		}
 		e->cpu = cpu;
 		e->pid = pid;
 		e->type = type;
 		if (__builtin_expect(!(c & PS_PGS_C_NOPFN), 1)) {
-			pfnc = varint_unchecked(pfnc, &v);
-			if (!pfnc)
+			/* pfns of one cpu are often near each other: one byte */
+			if (__builtin_expect(*pfnc < 0x80, 1))
+				v = *pfnc++;
+			else if (!(pfnc = varint4(pfnc, &v)))
 				return -2;
 			pfn += (uint64_t)ps_unzigzag(v);
 			odd |= pfn == PS_PFN_NONE;
@@ -981,7 +1006,7 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 		} else {
 			e->pfn = PS_PFN_NONE;
 		}
-		tsc = varint_unchecked(tsc, &v);
+		tsc = varint4(tsc, &v);
 		if (!tsc)
 			return -2;
 		tsor |= v;
@@ -989,25 +1014,29 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 		e->ts_ns = ts;
 		e->order = *ordc++;
 		if (__builtin_expect(c & PS_PGS_C_EXT, 0)) {
-			e->flags = extc[0];
-			e->percpu_refill = extc[1];
-			e->migratetype = (int8_t)extc[2];
-			e->alloc_order = extc[3];
-			e->fallback_order = extc[4];
-			e->alloc_migratetype = (int8_t)extc[5];
-			e->fallback_migratetype = (int8_t)extc[6];
-			e->change_ownership = extc[7];
-			extc += 8;
+			const uint8_t *x = st->col[PS_PGS_COL_EXT];
+
+			e->flags = x[0];
+			e->percpu_refill = x[1];
+			e->migratetype = (int8_t)x[2];
+			e->alloc_order = x[3];
+			e->fallback_order = x[4];
+			e->alloc_migratetype = (int8_t)x[5];
+			e->fallback_migratetype = (int8_t)x[6];
+			e->change_ownership = x[7];
+			st->col[PS_PGS_COL_EXT] = x + 8;
 		} else {
 			/* migratetype, percpu_refill, flags and alloc_order 0 */
 			memcpy(&e->migratetype, st->aux[*auxc++], 4);
 			if (__builtin_expect(type == PS_EV_EXTFRAG, 0)) {
-				e->alloc_order = xfc[0];
-				e->fallback_order = xfc[1];
-				e->alloc_migratetype = (int8_t)xfc[2];
-				e->fallback_migratetype = (int8_t)xfc[3];
-				e->change_ownership = xfc[4];
-				xfc += 5;
+				const uint8_t *x = st->col[PS_PGS_COL_XF];
+
+				e->alloc_order = x[0];
+				e->fallback_order = x[1];
+				e->alloc_migratetype = (int8_t)x[2];
+				e->fallback_migratetype = (int8_t)x[3];
+				e->change_ownership = x[4];
+				st->col[PS_PGS_COL_XF] = x + 5;
 			} else {
 				memcpy(&e->fallback_order, no_xf, 4);
 			}
@@ -1020,23 +1049,20 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 	for (int t = 0; t < PS_EV_NR; t++)
 		total += (tally >> (TALLY_BITS * t)) & TALLY_FIELD;
 	if (odd || total != (uint64_t)n || tsc > st->end[PS_PGS_COL_TS] ||
-	    cpuc > st->end[PS_PGS_COL_CPU] || pidc > st->end[PS_PGS_COL_PID] ||
+	    st->col[PS_PGS_COL_CPU] > st->end[PS_PGS_COL_CPU] ||
+	    st->col[PS_PGS_COL_PID] > st->end[PS_PGS_COL_PID] ||
 	    pfnc > st->end[PS_PGS_COL_PFN] || auxc > st->end[PS_PGS_COL_AUX] ||
-	    gfpc > st->end[PS_PGS_COL_GFP] || xfc > st->end[PS_PGS_COL_XF] ||
-	    extc > st->end[PS_PGS_COL_EXT])
+	    gfpc > st->end[PS_PGS_COL_GFP] || st->col[PS_PGS_COL_XF] > st->end[PS_PGS_COL_XF] ||
+	    st->col[PS_PGS_COL_EXT] > st->end[PS_PGS_COL_EXT])
 		return -2;
 	st->pid[cpu] = pid;
 	st->pfn[cpu] = pfn;
 	st->col[PS_PGS_COL_CTRL] = ctrl;
 	st->col[PS_PGS_COL_TS] = tsc;
-	st->col[PS_PGS_COL_CPU] = cpuc;
-	st->col[PS_PGS_COL_PID] = pidc;
 	st->col[PS_PGS_COL_PFN] = pfnc;
 	st->col[PS_PGS_COL_ORDER] = ordc;
 	st->col[PS_PGS_COL_AUX] = auxc;
 	st->col[PS_PGS_COL_GFP] = gfpc;
-	st->col[PS_PGS_COL_XF] = xfc;
-	st->col[PS_PGS_COL_EXT] = extc;
 	st->prev_ts = ts;
 	st->prev_cpu = cpu;
 	st->left -= n;

@@ -199,64 +199,55 @@ static void batch_chunk(struct ps_counters *c, const struct ps_event *evs, int n
 	const uint64_t zt_len = c->zt_len;
 	const int zt_shift = c->zt_shift;
 	uint64_t tally = 0, pgfree = 0, batched = 0;
-	uint16_t alloc[BATCH_CHUNK], odd[BATCH_CHUNK];
-	int16_t zone[BATCH_CHUNK];
-	int na = 0, no = 0;
 
 	for (int i = 0; i < n; i++) {
 		const struct ps_event *ev = &evs[i];
-		unsigned int type = ev->type, order = ev->order, slow, fast;
+		unsigned int type = ev->type, order = ev->order, slow;
 		uint64_t t = ev->pfn >> zt_shift, pages = 1ull << (order & 63);
 		int z = zt[t < zt_len ? t : 0];
 
 		/* a pfn beyond the table: as a zone boundary, for ps_counters_event() */
 		z = t < zt_len ? z : -2;
 		slow = (order >= PS_NR_ORDERS) | (type >= PS_EV_EXTFRAG) | ((type <= PS_EV_FREE) & (z < 0));
-		fast = !slow;
-		tally += (uint64_t)fast << (10 * type);
-		pgfree += pages & -(uint64_t)(fast & (type == PS_EV_FREE));
-		batched += pages & -(uint64_t)(fast & (type == PS_EV_FREE_BATCHED));
-		alloc[na] = i;
-		zone[i] = z;
-		na += fast & (type == PS_EV_ALLOC);
-		odd[no] = i;
-		no += slow;
+		if (__builtin_expect(slow, 0)) {
+			ps_counters_event(c, ev);
+			continue;
+		}
+		tally += 1ull << (10 * type);
+		pgfree += pages & -(uint64_t)(type == PS_EV_FREE);
+		batched += pages & -(uint64_t)(type == PS_EV_FREE_BATCHED);
+		if (type == PS_EV_ALLOC) {
+			const struct ps_zone_desc *zd = &m->zones[z];
+			int cpu_node = ps_machine_cpu_node(m, ev->cpu), znode = zd->node, pref;
+
+			if (__builtin_expect(cpu_node < 0, 0)) {
+				c->cpu_without_node++;
+				continue;
+			}
+			c->pgalloc[zd->type] += pages;
+			pref = (ev->gfp & PS_GFP_THISNODE) ? znode : cpu_node;
+			if (znode == pref) {
+				c->numa_hit++;
+				c->node[znode].numa_hit++;
+			} else {
+				c->numa_miss++;
+				c->node[znode].numa_miss++;
+				c->numa_foreign++;
+				c->node[pref].numa_foreign++;
+			}
+			if (znode == cpu_node) {
+				c->numa_local++;
+				c->node[znode].local_node++;
+			} else {
+				c->numa_other++;
+				c->node[znode].other_node++;
+			}
+		}
 	}
 	for (int t = 0; t < PS_EV_NR; t++)
 		c->events[t] += (tally >> (10 * t)) & 1023;
 	c->pgfree += pgfree;
 	c->pgfree_batched_pages += batched;
-
-	for (int k = 0; k < na; k++) {
-		const struct ps_event *ev = &evs[alloc[k]];
-		const struct ps_zone_desc *zd = &m->zones[zone[alloc[k]]];
-		int cpu_node = ps_machine_cpu_node(m, ev->cpu), znode = zd->node, pref;
-
-		if (__builtin_expect(cpu_node < 0, 0)) {
-			c->cpu_without_node++;
-			continue;
-		}
-		c->pgalloc[zd->type] += 1ull << ev->order;
-		pref = (ev->gfp & PS_GFP_THISNODE) ? znode : cpu_node;
-		if (znode == pref) {
-			c->numa_hit++;
-			c->node[znode].numa_hit++;
-		} else {
-			c->numa_miss++;
-			c->node[znode].numa_miss++;
-			c->numa_foreign++;
-			c->node[pref].numa_foreign++;
-		}
-		if (znode == cpu_node) {
-			c->numa_local++;
-			c->node[znode].local_node++;
-		} else {
-			c->numa_other++;
-			c->node[znode].other_node++;
-		}
-	}
-	for (int k = 0; k < no; k++)
-		ps_counters_event(c, &evs[odd[k]]);
 }
 
 void ps_counters_batch(struct ps_counters *c, const struct ps_event *evs, int n)

@@ -907,6 +907,12 @@ static void fast_tables(struct pgs_state *st)
 static void account_fast(struct ps_reader *r, const struct pgs_state *st, int n, uint64_t tally,
 			 unsigned int maxc, uint64_t tsor, uint64_t ts0, uint64_t ts)
 {
+	/* a delta of 2^55 or more, or a pfn that reads as none: one by one */
+	if (__builtin_expect(tsor >> 56, 0)) {
+		for (int i = 0; i < n; i++)
+			ps_reader_account_inline(r, &st->batch[i]);
+		return;
+	}
 	for (int t = 0; t < PS_EV_NR; t++)
 		r->stats.events[t] += (tally >> (TALLY_BITS * t)) & TALLY_FIELD;
 	r->stats.alloc_failed += (tally >> TALLY_FAILED) & TALLY_FIELD;
@@ -918,7 +924,7 @@ static void account_fast(struct ps_reader *r, const struct pgs_state *st, int n,
 	 * batch is in order and only its first event can be older than the
 	 * newest before it.
 	 */
-	if (__builtin_expect(!(tsor & 1) && tsor < (1ull << 56) && ts >= ts0 &&
+	if (__builtin_expect(!(tsor & 1) && ts >= ts0 &&
 			     st->batch[0].ts_ns >= r->last_ts, 1)) {
 		r->last_ts = ts;
 		return;
@@ -932,12 +938,32 @@ static void account_fast(struct ps_reader *r, const struct pgs_state *st, int n,
 	}
 }
 
+/* Stores pid, cpu, type and order, which lie together in struct ps_event: one store where it can. */
+static inline void put_pid_cpu_type_order(struct ps_event *e, int32_t pid, unsigned int cpu,
+					  unsigned int type, unsigned int order)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	_Static_assert(offsetof(struct ps_event, cpu) == offsetof(struct ps_event, pid) + 4 &&
+		       offsetof(struct ps_event, type) == offsetof(struct ps_event, pid) + 6 &&
+		       offsetof(struct ps_event, order) == offsetof(struct ps_event, pid) + 7,
+		       "struct ps_event layout");
+	uint64_t w = (uint32_t)pid | (uint64_t)cpu << 32 | (uint64_t)type << 48 | (uint64_t)order << 56;
+
+	memcpy(&e->pid, &w, 8);
+#else
+	e->pid = pid;
+	e->cpu = cpu;
+	e->type = type;
+	e->order = order;
+#endif
+}
+
 /*
  * decode_batch() without its per-field end checks, and with the reader's
  * accounting of the batch: the cursors are checked once at the end of the
  * batch, and anything unusual (a damaged record, a cpu beyond the per-cpu
- * state, a decoded pfn equal to PS_PFN_NONE) sends the batch back to
- * decode_batch(), which knows every rule and names the bad event.  The
+ * state) sends the batch back to decode_batch(), which knows every rule and
+ * names the bad event.  The
  * predictors of the current cpu stay in registers; an event's fields are
  * stored a few bytes at a time, and its comm is left as it is (NULL, or
  * set by pgs_batch()).  Returns the count, or -2 when decode_batch() must
@@ -955,8 +981,8 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 	const uint8_t *ctrl = st->col[PS_PGS_COL_CTRL], *tsc = st->col[PS_PGS_COL_TS];
 	const uint8_t *pfnc = st->col[PS_PGS_COL_PFN], *ordc = st->col[PS_PGS_COL_ORDER];
 	const uint8_t *auxc = st->col[PS_PGS_COL_AUX], *gfpc = st->col[PS_PGS_COL_GFP];
-	uint64_t ts = st->prev_ts, ts0 = ts, pfn, v, tally = 0, tsor = 0, total;
-	unsigned int cpu = st->prev_cpu, maxc = cpu, odd = 0;
+	uint64_t ts = st->prev_ts, pfn, v, tally = 0, tsor = 0, total;
+	unsigned int cpu = st->prev_cpu, maxc = cpu;
 	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH;
 	struct ps_event *e = st->batch, *stop = e + n;
 	int32_t pid;
@@ -991,9 +1017,7 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 			st->col[PS_PGS_COL_PID] = p;
 			pid = (int32_t)ps_unzigzag(v);
 		}
-		e->cpu = cpu;
-		e->pid = pid;
-		e->type = type;
+		put_pid_cpu_type_order(e, pid, cpu, type, *ordc++);
 		if (__builtin_expect(!(c & PS_PGS_C_NOPFN), 1)) {
 			/* pfns of one cpu are often near each other: one byte */
 			if (__builtin_expect(*pfnc < 0x80, 1))
@@ -1001,7 +1025,8 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 			else if (!(pfnc = varint4(pfnc, &v)))
 				return -2;
 			pfn += (uint64_t)ps_unzigzag(v);
-			odd |= pfn == PS_PFN_NONE;
+			/* a pfn that reads as none: the batch is accounted event by event */
+			tsor |= (uint64_t)(pfn == PS_PFN_NONE) << 63;
 			e->pfn = pfn;
 		} else {
 			e->pfn = PS_PFN_NONE;
@@ -1012,7 +1037,6 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 		tsor |= v;
 		ts += (uint64_t)ps_unzigzag(v);
 		e->ts_ns = ts;
-		e->order = *ordc++;
 		if (__builtin_expect(c & PS_PGS_C_EXT, 0)) {
 			const uint8_t *x = st->col[PS_PGS_COL_EXT];
 
@@ -1048,13 +1072,14 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 	total = 0;
 	for (int t = 0; t < PS_EV_NR; t++)
 		total += (tally >> (TALLY_BITS * t)) & TALLY_FIELD;
-	if (odd || total != (uint64_t)n || tsc > st->end[PS_PGS_COL_TS] ||
+	if (total != (uint64_t)n || tsc > st->end[PS_PGS_COL_TS] ||
 	    st->col[PS_PGS_COL_CPU] > st->end[PS_PGS_COL_CPU] ||
 	    st->col[PS_PGS_COL_PID] > st->end[PS_PGS_COL_PID] ||
 	    pfnc > st->end[PS_PGS_COL_PFN] || auxc > st->end[PS_PGS_COL_AUX] ||
 	    gfpc > st->end[PS_PGS_COL_GFP] || st->col[PS_PGS_COL_XF] > st->end[PS_PGS_COL_XF] ||
 	    st->col[PS_PGS_COL_EXT] > st->end[PS_PGS_COL_EXT])
 		return -2;
+	account_fast(r, st, n, tally, maxc, tsor, st->prev_ts, ts);
 	st->pid[cpu] = pid;
 	st->pfn[cpu] = pfn;
 	st->col[PS_PGS_COL_CTRL] = ctrl;
@@ -1066,7 +1091,6 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 	st->prev_ts = ts;
 	st->prev_cpu = cpu;
 	st->left -= n;
-	account_fast(r, st, n, tally, maxc, tsor, ts0, ts);
 	return n;
 }
 

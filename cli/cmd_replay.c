@@ -125,7 +125,7 @@ int cmd_replay(int argc, char **argv)
 	struct ps_input_opts io = { 0 };
 	struct ps_input in;
 	struct ps_replay *r = NULL;
-	struct ps_event ev;
+	const struct ps_event *evs;
 	struct ps_error err = { { 0 } };
 	struct ps_kv kv;
 	const char *format = "vmstat", *output = NULL, *policy = NULL, *state_dir = NULL;
@@ -286,8 +286,9 @@ int cmd_replay(int argc, char **argv)
 		ps_input_close(&in);
 		return PS_EXIT_FAIL;
 	}
-	while ((rc = ps_reader_next(in.reader, &ev, &err)) > 0)
-		ps_replay_prepass(r, &ev);
+	while ((rc = ps_reader_next_batch(in.reader, &evs, &err)) > 0)
+		for (int i = 0; i < rc; i++)
+			ps_replay_prepass(r, &evs[i]);
 	if (rc < 0) {
 		ps_error("%s", err.msg);
 		goto out;
@@ -304,11 +305,16 @@ int cmd_replay(int argc, char **argv)
 	io.quiet = 1;
 	if (ps_input_open(&in, &io) < 0)
 		goto out_noinput;
-	while ((rc = ps_reader_next(in.reader, &ev, &err)) > 0) {
-		if (ps_replay_event(r, &ev, msg, sizeof(msg)) < 0) {
-			ps_error("model invariant broken after %s pfn %#llx at %llu ns: %s", ps_event_names[ev.type],
-				 (unsigned long long)ev.pfn, (unsigned long long)ev.ts_ns, msg);
-			goto out;
+	while ((rc = ps_reader_next_batch(in.reader, &evs, &err)) > 0) {
+		for (int i = 0; i < rc; i++) {
+			const struct ps_event *ev = &evs[i];
+
+			if (ps_replay_event(r, ev, msg, sizeof(msg)) < 0) {
+				ps_error("model invariant broken after %s pfn %#llx at %llu ns: %s",
+					 ps_event_names[ev->type], (unsigned long long)ev->pfn,
+					 (unsigned long long)ev->ts_ns, msg);
+				goto out;
+			}
 		}
 	}
 	if (rc < 0) {

@@ -120,7 +120,7 @@ int cmd_stat(int argc, char **argv)
 	struct ps_input in;
 	struct ps_counters *c;
 	struct ps_kv kv;
-	struct ps_event ev;
+	const struct ps_event *evs;
 	struct ps_error err = { { 0 } };
 	struct ps_out out;
 	const char *format = "vmstat", *after = NULL, *output = NULL;
@@ -172,8 +172,8 @@ int cmd_stat(int argc, char **argv)
 
 		ps_counters_init(c, &in.machine, in.sysroot[0] || pb < 0 ? in.pageblock_order : pb);
 	}
-	while ((r = ps_reader_next(in.reader, &ev, &err)) > 0)
-		ps_counters_event(c, &ev);
+	while ((r = ps_reader_next_batch(in.reader, &evs, &err)) > 0)
+		ps_counters_batch(c, evs, r);
 	if (r < 0) {
 		ps_error("%s", err.msg);
 		goto out;

@@ -134,6 +134,90 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 	}
 }
 
+/*
+ * ps_counters_event() over a batch, in one pass over a chunk: every event's
+ * zone is looked up without a branch; events per type, mm_page_free and
+ * mm_page_free_batched pages add in registers without a branch on the type;
+ * an allocation whose zone and CPU node the tables give is counted in
+ * place; the unusual events (a failed allocation, a pfn outside the zone
+ * table or on a zone boundary, extfrag, an order out of range) go, in
+ * trace order, to ps_counters_event().  (Listing the allocations for a
+ * second pass, to spare the branch on the type, measured no faster.)
+ */
+#define BATCH_CHUNK 1023	/* events per chunk: the 10-bit tally fields cannot overflow */
+
+static void batch_chunk(struct ps_counters *c, const struct ps_event *evs, int n)
+{
+	const struct ps_machine *m = c->m;
+	const int16_t *zt = c->zt;
+	const uint64_t zt_len = c->zt_len;
+	const int zt_shift = c->zt_shift;
+	uint64_t tally = 0, pgfree = 0, batched = 0;
+
+	for (int i = 0; i < n; i++) {
+		const struct ps_event *ev = &evs[i];
+		unsigned int type = ev->type, order = ev->order, slow;
+		uint64_t t = ev->pfn >> zt_shift, pages = 1ull << (order & 63);
+		int z = zt[t < zt_len ? t : 0];
+
+		/* a pfn beyond the table: as a zone boundary, for ps_counters_event() */
+		z = t < zt_len ? z : -2;
+		slow = (order >= PS_NR_ORDERS) | (type >= PS_EV_EXTFRAG) | ((type <= PS_EV_FREE) & (z < 0));
+		if (__builtin_expect(slow, 0)) {
+			ps_counters_event(c, ev);
+			continue;
+		}
+		tally += 1ull << (10 * type);
+		pgfree += pages & -(uint64_t)(type == PS_EV_FREE);
+		batched += pages & -(uint64_t)(type == PS_EV_FREE_BATCHED);
+		if (type == PS_EV_ALLOC) {
+			const struct ps_zone_desc *zd = &m->zones[z];
+			int cpu_node = ps_machine_cpu_node(m, ev->cpu), znode = zd->node, pref;
+
+			if (__builtin_expect(cpu_node < 0, 0)) {
+				c->cpu_without_node++;
+				continue;
+			}
+			c->pgalloc[zd->type] += pages;
+			pref = (ev->gfp & PS_GFP_THISNODE) ? znode : cpu_node;
+			if (znode == pref) {
+				c->numa_hit++;
+				c->node[znode].numa_hit++;
+			} else {
+				c->numa_miss++;
+				c->node[znode].numa_miss++;
+				c->numa_foreign++;
+				c->node[pref].numa_foreign++;
+			}
+			if (znode == cpu_node) {
+				c->numa_local++;
+				c->node[znode].local_node++;
+			} else {
+				c->numa_other++;
+				c->node[znode].other_node++;
+			}
+		}
+	}
+	for (int t = 0; t < PS_EV_NR; t++)
+		c->events[t] += (tally >> (10 * t)) & 1023;
+	c->pgfree += pgfree;
+	c->pgfree_batched_pages += batched;
+}
+
+void ps_counters_batch(struct ps_counters *c, const struct ps_event *evs, int n)
+{
+	_Static_assert(PS_EV_NR * 10 <= 64 && PS_EV_EXTFRAG == PS_EV_NR - 1 && PS_EV_ALLOC == 0 &&
+		       PS_EV_FREE == 1,
+		       "ps_counters_batch() relies on the order of the event types");
+	if (!c->m) {
+		for (int i = 0; i < n; i++)
+			ps_counters_event(c, &evs[i]);
+		return;
+	}
+	for (int i = 0; i < n; i += BATCH_CHUNK)
+		batch_chunk(c, evs + i, n - i < BATCH_CHUNK ? n - i : BATCH_CHUNK);
+}
+
 #define SET(name, v)                                  \
 	do {                                          \
 		if (ps_kv_set(kv, name, (int64_t)(v)) < 0) \

@@ -72,6 +72,9 @@ void ps_counters_init(struct ps_counters *c, const struct ps_machine *m, int pag
 /* Counts one trace event. */
 void ps_counters_event(struct ps_counters *c, const struct ps_event *ev);
 
+/* Counts @n trace events, as ps_counters_event() on each in turn would. */
+void ps_counters_batch(struct ps_counters *c, const struct ps_event *evs, int n);
+
 /* Finishes (batched-only pgfree) and appends every counter, in output order, to @kv. */
 int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv);
 

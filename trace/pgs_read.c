@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,7 +114,10 @@ struct pgs_state {
 	int nr_comms;
 	/* events decoded ahead of the caller */
 	struct ps_event batch[PGS_BATCH];
-	int bi, bn;
+	/* decode_fast()'s tables, by control byte and by aux byte */
+	uint64_t tally[256];
+	uint32_t gfp_mask[256];
+	uint8_t aux[256][4];
 };
 
 static uint16_t get16(const uint8_t *p)
@@ -769,8 +773,6 @@ static int decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 	st->prev_ts = ts;
 	st->prev_cpu = cpu;
 	st->left -= n;
-	st->bi = 0;
-	st->bn = n;
 	return n;
 bad:
 	{
@@ -841,22 +843,146 @@ static inline const uint8_t *varint_unchecked(const uint8_t *p, uint64_t *v)
 }
 
 /*
- * decode_batch() without its per-field end checks: the cursors are checked
- * once at the end of the batch, and anything unusual (a damaged record, a
- * cpu beyond the per-cpu state) sends the batch back to decode_batch(),
- * which knows every rule and names the bad event.  The predictors of the
- * current cpu stay in registers.  Returns the count, or -2 when
- * decode_batch() must redo the batch.
+ * varint_unchecked() for the common short varints: up to 4 bytes without a
+ * branch on the length, in 32-bit steps (two packing steps instead of
+ * three); a longer one goes to varint_long().  Same rules for the caller.
  */
-static int decode_fast(struct pgs_state *st)
+static inline const uint8_t *varint4(const uint8_t *p, uint64_t *v)
 {
+	uint32_t x = load32(p), stop = ~x & 0x80808080u;
+
+	if (__builtin_expect(!stop, 0))
+		return varint_long(p, v);
+	x &= (stop ^ (stop - 1)) & 0x7f7f7f7fu;
+	x = (x & 0x007f007fu) | (x & 0x7f007f00u) >> 1;
+	x = (x & 0x00003fffu) | (x & 0x3fff0000u) >> 2;
+	*v = x;
+	return p + (__builtin_ctz(stop) >> 3) + 1;
+}
+
+/*
+ * The batch tally of decode_fast(): per control byte, one in the 9-bit
+ * field of the event's type (bits TALLY_BITS * type) and one in the field
+ * after them for a failed allocation (mm_page_alloc without a pfn); nothing
+ * for a type beyond PS_EV_NR, which the fields' total then gives away.
+ */
+#define TALLY_BITS 9
+#define TALLY_FIELD ((1u << TALLY_BITS) - 1)
+#define TALLY_FAILED (PS_EV_NR * TALLY_BITS)
+_Static_assert(PGS_BATCH <= TALLY_FIELD && TALLY_FAILED + TALLY_BITS <= 64, "tally fields too small");
+/* decode_fast() fills migratetype..alloc_order and fallback_order..change_ownership 4 bytes at a time */
+_Static_assert(offsetof(struct ps_event, alloc_order) == offsetof(struct ps_event, migratetype) + 3 &&
+	       offsetof(struct ps_event, percpu_refill) == offsetof(struct ps_event, migratetype) + 1 &&
+	       offsetof(struct ps_event, flags) == offsetof(struct ps_event, migratetype) + 2 &&
+	       offsetof(struct ps_event, alloc_migratetype) == offsetof(struct ps_event, fallback_order) + 1 &&
+	       offsetof(struct ps_event, fallback_migratetype) == offsetof(struct ps_event, fallback_order) + 2 &&
+	       offsetof(struct ps_event, change_ownership) == offsetof(struct ps_event, fallback_order) + 3,
+	       "struct ps_event layout");
+
+/* The per-control-byte and per-aux-byte tables of decode_fast(). */
+static void fast_tables(struct pgs_state *st)
+{
+	for (int c = 0; c < 256; c++) {
+		int type = c & PS_PGS_C_TYPE;
+
+		st->tally[c] = type < PS_EV_NR ? 1ull << (TALLY_BITS * type) : 0;
+		if (type == PS_EV_ALLOC && (c & PS_PGS_C_NOPFN))
+			st->tally[c] += 1ull << TALLY_FAILED;
+		/* gfp of mm_page_alloc and of extended events */
+		st->gfp_mask[c] = (c & PS_PGS_C_EXT) || type == PS_EV_ALLOC ? 0xffffffffu : 0;
+		/* migratetype, percpu_refill, flags, alloc_order of a compact aux byte */
+		st->aux[c][0] = (uint8_t)((c & 0x0f) - 1);
+		st->aux[c][1] = (c >> 4) & 1;
+		st->aux[c][2] = c >> 5;
+		st->aux[c][3] = 0;
+	}
+}
+
+/*
+ * Adds a batch to the reader's statistics as ps_reader_account() would one
+ * event at a time: @tally from decode_fast(), @maxc the highest cpu of the
+ * batch, @tsor the OR of its timestamp varints (zigzag deltas), @ts0 the
+ * timestamp before it and @ts its last.
+ */
+static void account_fast(struct ps_reader *r, const struct pgs_state *st, int n, uint64_t tally,
+			 unsigned int maxc, uint64_t tsor, uint64_t ts0, uint64_t ts)
+{
+	/* a delta of 2^55 or more, or a pfn that reads as none: one by one */
+	if (__builtin_expect(tsor >> 56, 0)) {
+		for (int i = 0; i < n; i++)
+			ps_reader_account_inline(r, &st->batch[i]);
+		return;
+	}
+	for (int t = 0; t < PS_EV_NR; t++)
+		r->stats.events[t] += (tally >> (TALLY_BITS * t)) & TALLY_FIELD;
+	r->stats.alloc_failed += (tally >> TALLY_FAILED) & TALLY_FIELD;
+	if ((int)maxc > r->stats.max_cpu)
+		r->stats.max_cpu = maxc;
+	/*
+	 * No delta negative and each below 2^55, so that their sum cannot wrap
+	 * twice, nor once when the last timestamp is not below the first: the
+	 * batch is in order and only its first event can be older than the
+	 * newest before it.
+	 */
+	if (__builtin_expect(!(tsor & 1) && ts >= ts0 &&
+			     st->batch[0].ts_ns >= r->last_ts, 1)) {
+		r->last_ts = ts;
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		uint64_t t = st->batch[i].ts_ns, last = r->last_ts;
+		int older = t < last;
+
+		r->stats.out_of_order += older;
+		r->last_ts = older ? last : t;
+	}
+}
+
+/* Stores pid, cpu, type and order, which lie together in struct ps_event: one store where it can. */
+static inline void put_pid_cpu_type_order(struct ps_event *e, int32_t pid, unsigned int cpu,
+					  unsigned int type, unsigned int order)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	_Static_assert(offsetof(struct ps_event, cpu) == offsetof(struct ps_event, pid) + 4 &&
+		       offsetof(struct ps_event, type) == offsetof(struct ps_event, pid) + 6 &&
+		       offsetof(struct ps_event, order) == offsetof(struct ps_event, pid) + 7,
+		       "struct ps_event layout");
+	uint64_t w = (uint32_t)pid | (uint64_t)cpu << 32 | (uint64_t)type << 48 | (uint64_t)order << 56;
+
+	memcpy(&e->pid, &w, 8);
+#else
+	e->pid = pid;
+	e->cpu = cpu;
+	e->type = type;
+	e->order = order;
+#endif
+}
+
+/*
+ * decode_batch() without its per-field end checks, and with the reader's
+ * accounting of the batch: the cursors are checked once at the end of the
+ * batch, and anything unusual (a damaged record, a cpu beyond the per-cpu
+ * state) sends the batch back to decode_batch(), which knows every rule and
+ * names the bad event.  The
+ * predictors of the current cpu stay in registers; an event's fields are
+ * stored a few bytes at a time, and its comm is left as it is (NULL, or
+ * set by pgs_batch()).  Returns the count, or -2 when decode_batch() must
+ * redo the batch.
+ */
+static int decode_fast(struct ps_reader *r, struct pgs_state *st)
+{
+	/* fallback_order, alloc_migratetype, fallback_migratetype, change_ownership */
+	static const uint8_t no_xf[4] = { 0, (uint8_t)PS_MT_UNKNOWN, (uint8_t)PS_MT_UNKNOWN, 0 };
+	/*
+	 * The cursors of every event in locals; those of the rare columns
+	 * (cpu, pid, xf, ext) stay in st->col, which leaves the registers to
+	 * the rest.
+	 */
 	const uint8_t *ctrl = st->col[PS_PGS_COL_CTRL], *tsc = st->col[PS_PGS_COL_TS];
-	const uint8_t *cpuc = st->col[PS_PGS_COL_CPU], *pidc = st->col[PS_PGS_COL_PID];
 	const uint8_t *pfnc = st->col[PS_PGS_COL_PFN], *ordc = st->col[PS_PGS_COL_ORDER];
 	const uint8_t *auxc = st->col[PS_PGS_COL_AUX], *gfpc = st->col[PS_PGS_COL_GFP];
-	const uint8_t *xfc = st->col[PS_PGS_COL_XF], *extc = st->col[PS_PGS_COL_EXT];
-	uint64_t ts = st->prev_ts, pfn, v;
-	unsigned int cpu = st->prev_cpu, odd = 0;
+	uint64_t ts = st->prev_ts, pfn, v, tally = 0, tsor = 0, total;
+	unsigned int cpu = st->prev_cpu, maxc = cpu;
 	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH;
 	struct ps_event *e = st->batch, *stop = e + n;
 	int32_t pid;
@@ -866,100 +992,105 @@ static int decode_fast(struct pgs_state *st)
 	pid = st->pid[cpu];
 	pfn = st->pfn[cpu];
 	for (; e < stop; e++) {
-		unsigned int c = *ctrl++, type = c & PS_PGS_C_TYPE, need_gfp;
+		unsigned int c = *ctrl++, type = c & PS_PGS_C_TYPE;
+		uint32_t gm = st->gfp_mask[c];
 
-		odd |= type >= PS_EV_NR;
+		tally += st->tally[c];
 		if (__builtin_expect(c & PS_PGS_C_CPU, 0)) {
-			cpuc = varint_unchecked(cpuc, &v);
-			if (!cpuc || v >= PS_PGS_MAX_CPU_STATE)
+			const uint8_t *p = varint_unchecked(st->col[PS_PGS_COL_CPU], &v);
+
+			if (!p || v >= PS_PGS_MAX_CPU_STATE)
 				return -2;
+			st->col[PS_PGS_COL_CPU] = p;
 			st->pid[cpu] = pid;
 			st->pfn[cpu] = pfn;
 			cpu = v;
+			maxc = cpu > maxc ? cpu : maxc;
 			pid = st->pid[cpu];
 			pfn = st->pfn[cpu];
 		}
 		if (__builtin_expect(c & PS_PGS_C_PID, 0)) {
-			pidc = varint_unchecked(pidc, &v);
-			if (!pidc)
+			const uint8_t *p = varint_unchecked(st->col[PS_PGS_COL_PID], &v);
+
+			if (!p)
 				return -2;
+			st->col[PS_PGS_COL_PID] = p;
 			pid = (int32_t)ps_unzigzag(v);
 		}
-		e->cpu = cpu;
-		e->pid = pid;
-		e->type = type;
+		put_pid_cpu_type_order(e, pid, cpu, type, *ordc++);
 		if (__builtin_expect(!(c & PS_PGS_C_NOPFN), 1)) {
-			pfnc = varint_unchecked(pfnc, &v);
-			if (!pfnc)
+			/* pfns of one cpu are often near each other: one byte */
+			if (__builtin_expect(*pfnc < 0x80, 1))
+				v = *pfnc++;
+			else if (!(pfnc = varint4(pfnc, &v)))
 				return -2;
 			pfn += (uint64_t)ps_unzigzag(v);
+			/* a pfn that reads as none: the batch is accounted event by event */
+			tsor |= (uint64_t)(pfn == PS_PFN_NONE) << 63;
 			e->pfn = pfn;
 		} else {
 			e->pfn = PS_PFN_NONE;
 		}
-		tsc = varint_unchecked(tsc, &v);
+		tsc = varint4(tsc, &v);
 		if (!tsc)
 			return -2;
+		tsor |= v;
 		ts += (uint64_t)ps_unzigzag(v);
 		e->ts_ns = ts;
-		e->order = *ordc++;
 		if (__builtin_expect(c & PS_PGS_C_EXT, 0)) {
-			e->flags = extc[0];
-			e->percpu_refill = extc[1];
-			e->migratetype = (int8_t)extc[2];
-			e->alloc_order = extc[3];
-			e->fallback_order = extc[4];
-			e->alloc_migratetype = (int8_t)extc[5];
-			e->fallback_migratetype = (int8_t)extc[6];
-			e->change_ownership = extc[7];
-			extc += 8;
-		} else {
-			unsigned int a = *auxc++;
+			const uint8_t *x = st->col[PS_PGS_COL_EXT];
 
-			e->migratetype = (int8_t)((a & 0x0f) - 1);
-			e->percpu_refill = (a >> 4) & 1;
-			e->flags = a >> 5;
+			e->flags = x[0];
+			e->percpu_refill = x[1];
+			e->migratetype = (int8_t)x[2];
+			e->alloc_order = x[3];
+			e->fallback_order = x[4];
+			e->alloc_migratetype = (int8_t)x[5];
+			e->fallback_migratetype = (int8_t)x[6];
+			e->change_ownership = x[7];
+			st->col[PS_PGS_COL_EXT] = x + 8;
+		} else {
+			/* migratetype, percpu_refill, flags and alloc_order 0 */
+			memcpy(&e->migratetype, st->aux[*auxc++], 4);
 			if (__builtin_expect(type == PS_EV_EXTFRAG, 0)) {
-				e->alloc_order = xfc[0];
-				e->fallback_order = xfc[1];
-				e->alloc_migratetype = (int8_t)xfc[2];
-				e->fallback_migratetype = (int8_t)xfc[3];
-				e->change_ownership = xfc[4];
-				xfc += 5;
+				const uint8_t *x = st->col[PS_PGS_COL_XF];
+
+				e->alloc_order = x[0];
+				e->fallback_order = x[1];
+				e->alloc_migratetype = (int8_t)x[2];
+				e->fallback_migratetype = (int8_t)x[3];
+				e->change_ownership = x[4];
+				st->col[PS_PGS_COL_XF] = x + 5;
 			} else {
-				e->alloc_order = e->fallback_order = 0;
-				e->alloc_migratetype = e->fallback_migratetype = PS_MT_UNKNOWN;
-				e->change_ownership = 0;
+				memcpy(&e->fallback_order, no_xf, 4);
 			}
 		}
 		/* gfp of mm_page_alloc and of extended events, without a branch */
-		need_gfp = (c & PS_PGS_C_EXT) || type == PS_EV_ALLOC;
-		e->gfp = load32(gfpc) & -need_gfp;
-		gfpc += 4 & -need_gfp;
-		e->comm = NULL;
+		e->gfp = load32(gfpc) & gm;
+		gfpc += gm & 4;
 	}
-	if (odd || tsc > st->end[PS_PGS_COL_TS] || cpuc > st->end[PS_PGS_COL_CPU] ||
-	    pidc > st->end[PS_PGS_COL_PID] || pfnc > st->end[PS_PGS_COL_PFN] ||
-	    auxc > st->end[PS_PGS_COL_AUX] || gfpc > st->end[PS_PGS_COL_GFP] ||
-	    xfc > st->end[PS_PGS_COL_XF] || extc > st->end[PS_PGS_COL_EXT])
+	total = 0;
+	for (int t = 0; t < PS_EV_NR; t++)
+		total += (tally >> (TALLY_BITS * t)) & TALLY_FIELD;
+	if (total != (uint64_t)n || tsc > st->end[PS_PGS_COL_TS] ||
+	    st->col[PS_PGS_COL_CPU] > st->end[PS_PGS_COL_CPU] ||
+	    st->col[PS_PGS_COL_PID] > st->end[PS_PGS_COL_PID] ||
+	    pfnc > st->end[PS_PGS_COL_PFN] || auxc > st->end[PS_PGS_COL_AUX] ||
+	    gfpc > st->end[PS_PGS_COL_GFP] || st->col[PS_PGS_COL_XF] > st->end[PS_PGS_COL_XF] ||
+	    st->col[PS_PGS_COL_EXT] > st->end[PS_PGS_COL_EXT])
 		return -2;
+	account_fast(r, st, n, tally, maxc, tsor, st->prev_ts, ts);
 	st->pid[cpu] = pid;
 	st->pfn[cpu] = pfn;
 	st->col[PS_PGS_COL_CTRL] = ctrl;
 	st->col[PS_PGS_COL_TS] = tsc;
-	st->col[PS_PGS_COL_CPU] = cpuc;
-	st->col[PS_PGS_COL_PID] = pidc;
 	st->col[PS_PGS_COL_PFN] = pfnc;
 	st->col[PS_PGS_COL_ORDER] = ordc;
 	st->col[PS_PGS_COL_AUX] = auxc;
 	st->col[PS_PGS_COL_GFP] = gfpc;
-	st->col[PS_PGS_COL_XF] = xfc;
-	st->col[PS_PGS_COL_EXT] = extc;
 	st->prev_ts = ts;
 	st->prev_cpu = cpu;
 	st->left -= n;
-	st->bi = 0;
-	st->bn = n;
 	return n;
 }
 
@@ -982,37 +1113,54 @@ static int redo_careful(struct ps_reader *r, struct pgs_state *st, uint32_t done
 	return decode_batch(r, st, err);
 }
 
+/* Decodes and accounts the next batch into st->batch: its count, 0 at the end, -1 on an error. */
+static int pgs_batch(struct ps_reader *r, struct pgs_state *st, struct ps_error *err)
+{
+	uint32_t done;
+	int n;
+
+	if (!st->left) {
+		if (st->cur >= st->nr_frames)
+			return 0;
+		if (load_frame(r, st, st->cur++, err) < 0)
+			return -1;
+	}
+	done = st->frames[st->cur - 1].nr - st->left;
+	n = decode_fast(r, st);
+	if (__builtin_expect(n < 0, 0)) {
+		n = redo_careful(r, st, done, err);
+		if (n < 0)
+			return -1;
+		for (int i = 0; i < n; i++)
+			ps_reader_account_inline(r, &st->batch[i]);
+	}
+	if (__builtin_expect(r->opts.flags & PS_RD_COMM, 0))
+		for (int i = 0; i < n; i++)
+			st->batch[i].comm = comm_of(st, st->batch[i].pid);
+	return n;
+}
+
+static int pgs_next_batch(struct ps_reader *r, const struct ps_event **evs, struct ps_error *err)
+{
+	struct pgs_state *st = r->priv;
+	int n = pgs_batch(r, st, err);
+
+	if (n > 0)
+		*evs = st->batch;
+	return n;
+}
+
 static int pgs_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *err)
 {
 	struct pgs_state *st = r->priv;
+	int n = pgs_batch(r, st, err);
 
-	if (__builtin_expect(st->bi == st->bn, 0)) {
-		if (!st->left) {
-			if (st->cur >= st->nr_frames)
-				return 0;
-			if (load_frame(r, st, st->cur++, err) < 0)
-				return -1;
-		}
-		{
-			uint32_t done = st->frames[st->cur - 1].nr - st->left;
-
-			if (decode_fast(st) < 0 && redo_careful(r, st, done, err) < 0)
-				return -1;
-		}
-		/* ps_reader_next() hands out the rest of the batch itself */
-		if (!(r->opts.flags & PS_RD_COMM)) {
-			r->ahead = st->batch + 1;
-			r->ahead_end = st->batch + st->bn;
-			st->bi = st->bn;
-			*ev = st->batch[0];
-			ps_reader_account(r, ev);
-			return 1;
-		}
-	}
-	*ev = st->batch[st->bi++];
-	if (__builtin_expect(r->opts.flags & PS_RD_COMM, 0))
-		ev->comm = comm_of(st, ev->pid);
-	ps_reader_account(r, ev);
+	if (n <= 0)
+		return n;
+	/* ps_reader_next() hands out the rest of the batch itself */
+	r->ahead = st->batch + 1;
+	r->ahead_end = st->batch + n;
+	*ev = st->batch[0];
 	return 1;
 }
 
@@ -1073,6 +1221,7 @@ static void pgs_close(struct ps_reader *r)
 static const struct ps_reader_ops pgs_ops = {
 	.name = "pagesim",
 	.next = pgs_next,
+	.next_batch = pgs_next_batch,
 	.close = pgs_close,
 	.snapshot = pgs_snapshot,
 };
@@ -1088,6 +1237,7 @@ int ps_pgs_open(struct ps_reader *r, struct ps_error *err)
 		return ps_err(err, "out of memory");
 	r->priv = st;
 	r->ops = &pgs_ops;
+	fast_tables(st);
 	st->dctx = ZSTD_createDCtx();
 	if (!st->dctx)
 		return ps_err(err, "out of memory");

@@ -11,6 +11,8 @@ struct ps_reader;
 struct ps_reader_ops {
 	const char *name;
 	int (*next)(struct ps_reader *r, struct ps_event *ev, struct ps_error *err);
+	/* optional: see ps_reader_next_batch(); without it, batches of one from next() */
+	int (*next_batch)(struct ps_reader *r, const struct ps_event **evs, struct ps_error *err);
 	void (*close)(struct ps_reader *r);
 	/* optional: stored sysroot files, see ps_reader_snapshot() */
 	char *(*snapshot)(const struct ps_reader *r, const char *rel, size_t *len);
@@ -30,11 +32,12 @@ struct ps_reader {
 	int nr_cpus;
 	uint64_t last_ts;
 	/*
-	 * Events a back-end decoded ahead (pagesim files): ps_reader_next()
-	 * hands them out without a call into the back-end.  Empty (equal)
-	 * unless the back-end sets them.
+	 * Events a back-end decoded (and accounted) ahead (pagesim files):
+	 * ps_reader_next() hands them out without a call into the back-end.
+	 * Empty (equal) unless the back-end sets them.
 	 */
 	const struct ps_event *ahead, *ahead_end;
+	struct ps_event one;		/* ps_reader_next_batch() of a back-end without next_batch */
 };
 
 /* Counts a skip of @reason at @where ("line 12"), with a sample of the input. */

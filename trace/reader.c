@@ -146,13 +146,31 @@ fail:
 
 int ps_reader_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *err)
 {
-	/* events decoded ahead: no call into the back-end */
+	/* events decoded and accounted ahead: no call into the back-end */
 	if (__builtin_expect(r->ahead < r->ahead_end, 1)) {
 		*ev = *r->ahead++;
-		ps_reader_account_inline(r, ev);
 		return 1;
 	}
 	return r->ops->next(r, ev, err);
+}
+
+int ps_reader_next_batch(struct ps_reader *r, const struct ps_event **evs, struct ps_error *err)
+{
+	int ret;
+
+	/* what ps_reader_next() left of a batch */
+	if (r->ahead < r->ahead_end) {
+		*evs = r->ahead;
+		ret = r->ahead_end - r->ahead;
+		r->ahead = r->ahead_end;
+		return ret;
+	}
+	if (r->ops->next_batch)
+		return r->ops->next_batch(r, evs, err);
+	ret = r->ops->next(r, &r->one, err);
+	if (ret > 0)
+		*evs = &r->one;
+	return ret;
 }
 
 const struct ps_reader_stats *ps_reader_stats(const struct ps_reader *r)

@@ -69,6 +69,20 @@ struct ps_reader *ps_reader_open(const char *path, const struct ps_reader_opts *
  */
 int ps_reader_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *err);
 
+/*
+ * The next events as a batch, for hot loops: points *@evs at them and
+ * returns how many (at least 1), 0 at the end, or -1 on a fatal error (@err
+ * filled), as ps_reader_next() would.  The events are the ones
+ * ps_reader_next() would yield one at a time (every field set, comm only
+ * with PS_RD_COMM) and stay valid until the next call on @r.  Pagesim files
+ * give up to 256 at a time; the other formats one.  Both calls may be mixed.
+ *
+ * The statistics count a batch when it is decoded: after ps_reader_next()
+ * they may already count the rest of the current batch; they are exact once
+ * the reader returned 0.
+ */
+int ps_reader_next_batch(struct ps_reader *r, const struct ps_event **evs, struct ps_error *err);
+
 const struct ps_reader_stats *ps_reader_stats(const struct ps_reader *r);
 
 /* "ftrace text", "trace-cmd report", "trace.dat v7", "pagesim v1" */

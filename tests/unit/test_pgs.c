@@ -4,11 +4,15 @@
  * (edge values: no pfn, huge pfns, time going backwards, cpus past the
  * predictor state, odd migratetypes and flags), across several frames;
  * snapshots and header values come back; a file cut anywhere reads up to
- * its last whole frame and says it was cut.
+ * its last whole frame and says it was cut; ps_reader_next_batch() gives
+ * the same events, statistics and errors as ps_reader_next(), also on a
+ * frame whose columns are damaged.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <zstd.h>
 
 #include "../../trace/kver.h"
 #include "../../trace/pgs.h"
@@ -341,6 +345,206 @@ static void test_damaged(void)
 	file[PS_PGS_H_VERSION] = PS_PGS_VERSION;
 }
 
+/* What a reader gave: events, the last return value, its message and statistics. */
+struct readout {
+	struct ps_event *ev;
+	long n;
+	int ret;
+	char msg[512];
+	struct ps_reader_stats st;
+};
+
+/*
+ * Reads @p to its end: one event at a time (mode 0), in batches (1), or
+ * three events one at a time and then the rest of that batch (2, repeated).
+ */
+static void read_all(const char *p, int mode, struct readout *o)
+{
+	struct ps_reader_opts opts = { .flags = PS_RD_COMM };
+	struct ps_error err = { { 0 } };
+	struct ps_reader *r = ps_reader_open(p, &opts, &err);
+	const struct ps_event *evs;
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	o->ev = calloc(nr_events + 1, sizeof(*o->ev));
+	CHECK(r != NULL);
+	if (!r || !o->ev)
+		return;
+	for (;;) {
+		if (mode == 0 || (mode == 2 && o->n % 256 < 3)) {
+			ret = ps_reader_next(r, &o->ev[o->n], &err);
+			o->n += ret > 0;
+		} else {
+			ret = ps_reader_next_batch(r, &evs, &err);
+			CHECK(ret <= 256);
+			for (int i = 0; i < ret && o->n < nr_events; i++)
+				o->ev[o->n++] = evs[i];
+		}
+		if (ret <= 0)
+			break;
+	}
+	o->ret = ret;
+	snprintf(o->msg, sizeof(o->msg), "%s", ret < 0 ? err.msg : "");
+	o->st = *ps_reader_stats(r);
+	ps_reader_close(r);
+}
+
+/* The statistics of the events a reader gave, by the rules of ps_reader_account(). */
+static void expect_stats(const struct readout *o, struct ps_reader_stats *x)
+{
+	uint64_t last = 0;
+
+	memset(x, 0, sizeof(*x));
+	x->max_cpu = -1;
+	for (long i = 0; i < o->n; i++) {
+		const struct ps_event *e = &o->ev[i];
+
+		x->events[e->type]++;
+		x->alloc_failed += e->type == PS_EV_ALLOC && e->pfn == PS_PFN_NONE;
+		x->out_of_order += e->ts_ns < last;
+		last = e->ts_ns < last ? last : e->ts_ns;
+		x->max_cpu = e->cpu > x->max_cpu ? e->cpu : x->max_cpu;
+	}
+}
+
+static void check_same_reads(const char *p)
+{
+	struct readout a, b;
+	struct ps_reader_stats x;
+
+	read_all(p, 0, &a);
+	expect_stats(&a, &x);
+	for (int t = 0; t < PS_EV_NR; t++)
+		CHECK_EQ(a.st.events[t], x.events[t]);
+	CHECK_EQ(a.st.alloc_failed, x.alloc_failed);
+	CHECK_EQ(a.st.out_of_order, x.out_of_order);
+	CHECK_EQ(a.st.max_cpu, x.max_cpu);
+	for (int mode = 1; mode <= 2; mode++) {
+		int bad = 0;
+
+		read_all(p, mode, &b);
+		CHECK_EQ(b.n, a.n);
+		CHECK_EQ(b.ret, a.ret);
+		CHECK(!strcmp(b.msg, a.msg));
+		for (long i = 0; i < a.n && i < b.n; i++)
+			bad += !same(&a.ev[i], &b.ev[i]) ||
+			       !(a.ev[i].comm == b.ev[i].comm ||
+				 (a.ev[i].comm && b.ev[i].comm && !strcmp(a.ev[i].comm, b.ev[i].comm)));
+		CHECK_EQ(bad, 0);
+		for (int t = 0; t < PS_EV_NR; t++)
+			CHECK_EQ(b.st.events[t], a.st.events[t]);
+		CHECK_EQ(b.st.alloc_failed, a.st.alloc_failed);
+		CHECK_EQ(b.st.out_of_order, a.st.out_of_order);
+		CHECK_EQ(b.st.max_cpu, a.st.max_cpu);
+		free(b.ev);
+	}
+	free(a.ev);
+}
+
+/* The whole file, then one whose second frame has a control byte of type 7 at its event 1000. */
+static void test_batch(void)
+{
+	struct sec s[64];
+	int n = sections(s, 64), f = 0;
+	struct readout a;
+	long expect_failed = 0;
+
+	check_same_reads(path);
+	read_all(path, 1, &a);
+	CHECK_EQ(a.n, nr_events);
+	CHECK_EQ(a.ret, 0);
+	CHECK(a.st.out_of_order > 0);
+	CHECK_EQ(a.st.max_cpu, 65535);
+	for (int i = 0; i < nr_events; i++)
+		expect_failed += events[i].type == PS_EV_ALLOC && events[i].pfn == PS_PFN_NONE;
+	CHECK_EQ(a.st.alloc_failed, expect_failed);
+	CHECK(expect_failed > 1);
+	free(a.ev);
+
+	for (int i = 0; i < n; i++) {
+		const uint8_t *sp = file + s[i].off + PS_PGS_SECTION_HEADER;
+		size_t zlen = s[i].end - s[i].off - PS_PGS_SECTION_HEADER - 8, raw_len, bound, got;
+		uint8_t *raw, *z, *out;
+		char dpath[64];
+		FILE *fp;
+		int fd;
+
+		if (s[i].frame_events < 0 || f++ != 1)
+			continue;
+		raw_len = sp[4] | sp[5] << 8 | sp[6] << 16 | (size_t)sp[7] << 24;
+		raw = malloc(raw_len);
+		got = raw ? ZSTD_decompress(raw, raw_len, sp + 8, zlen) : 0;
+		CHECK(got == raw_len);
+		/* the ctrl column follows the 10 column lengths */
+		raw[4 * PS_PGS_NR_COLS + 1000] |= PS_PGS_C_TYPE;
+		bound = ZSTD_compressBound(raw_len);
+		z = malloc(bound);
+		{
+			ZSTD_CCtx *cc = ZSTD_createCCtx();
+
+			ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+			got = ZSTD_compress2(cc, z, bound, raw, raw_len);
+			ZSTD_freeCCtx(cc);
+		}
+		CHECK(!ZSTD_isError(got));
+		strcpy(dpath, "/tmp/pagesim-dmg-XXXXXX");
+		fd = mkstemp(dpath);
+		fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+		CHECK(fp != NULL);
+		if (fp) {
+			uint64_t len = 8 + got;
+			uint8_t h[PS_PGS_SECTION_HEADER] = { 'E', 'V', 'T', 'S' };
+
+			for (int k = 0; k < 8; k++)
+				h[8 + k] = len >> (8 * k);
+			out = (uint8_t *)file;
+			fwrite(out, 1, s[i].off, fp);
+			fwrite(h, 1, sizeof(h), fp);
+			fwrite(sp, 1, 8, fp);
+			fwrite(z, 1, got, fp);
+			fwrite(file + s[i].end, 1, file_size - s[i].end, fp);
+			fclose(fp);
+			read_all(dpath, 1, &a);
+			CHECK_EQ(a.ret, -1);
+			CHECK(strstr(a.msg, "event 1000 of frame 1") != NULL);
+			/* the events of the batches before the damaged one */
+			CHECK_EQ(a.n, PS_PGS_FRAME_EVENTS + 1000 / 256 * 256);
+			free(a.ev);
+			check_same_reads(dpath);
+			unlink(dpath);
+		}
+		free(raw);
+		free(z);
+	}
+	CHECK_EQ(f, 3);
+
+	/* without the edge values: every batch on the fast path */
+	{
+		char *save_path = strdup(path);
+		uint8_t *save_file = file;
+		size_t save_size = file_size;
+
+		events += 11;
+		nr_events -= 11;
+		CHECK(write_file() == 0);
+		check_same_reads(path);
+		read_all(path, 1, &a);
+		CHECK_EQ(a.n, nr_events);
+		CHECK_EQ(a.st.max_cpu, 3);
+		CHECK(a.st.out_of_order > 0);
+		free(a.ev);
+		unlink(path);
+		free(file);
+		events -= 11;
+		nr_events += 11;
+		strcpy(path, save_path);
+		free(save_path);
+		file = save_file;
+		file_size = save_size;
+	}
+}
+
 static void test_varint(void)
 {
 	int64_t v[] = { 0, 1, -1, 63, -64, INT64_MAX, INT64_MIN };
@@ -362,6 +566,7 @@ int main(void)
 	test_round_trip();
 	test_cuts();
 	test_damaged();
+	test_batch();
 	unlink(path);
 	free(file);
 	free(events);

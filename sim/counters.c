@@ -70,10 +70,43 @@ static void outside(struct ps_counters *c, const struct ps_event *ev)
 	}
 }
 
+/*
+ * An allocation served from zone @zd: pgalloc by zone type, and numastat
+ * (hit/miss against the preferred node: the allocating CPU's, or the zone's
+ * own for __GFP_THISNODE; local/other against the CPU's node), per call.
+ */
+static inline void count_alloc(struct ps_counters *c, const struct ps_zone_desc *zd, const struct ps_event *ev)
+{
+	int cpu_node = ps_machine_cpu_node(c->m, ev->cpu), znode = zd->node, pref;
+
+	if (__builtin_expect(cpu_node < 0, 0)) {
+		c->cpu_without_node++;
+		return;
+	}
+	c->pgalloc[zd->type] += 1ull << ev->order;
+	pref = (ev->gfp & PS_GFP_THISNODE) ? znode : cpu_node;
+	if (znode == pref) {
+		c->numa_hit++;
+		c->node[znode].numa_hit++;
+	} else {
+		c->numa_miss++;
+		c->node[znode].numa_miss++;
+		c->numa_foreign++;
+		c->node[pref].numa_foreign++;
+	}
+	if (znode == cpu_node) {
+		c->numa_local++;
+		c->node[znode].local_node++;
+	} else {
+		c->numa_other++;
+		c->node[znode].other_node++;
+	}
+}
+
 void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 {
 	const struct ps_machine *m = c->m;
-	int zi, znode, cpu_node, pref;
+	int zi;
 
 	c->events[ev->type]++;
 	if (ev->order >= PS_NR_ORDERS && ev->type != PS_EV_EXTFRAG) {
@@ -91,30 +124,7 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 			outside(c, ev);
 			return;
 		}
-		cpu_node = ps_machine_cpu_node(m, ev->cpu);
-		if (cpu_node < 0) {
-			c->cpu_without_node++;
-			return;
-		}
-		znode = m->zones[zi].node;
-		c->pgalloc[m->zones[zi].type] += 1ull << ev->order;
-		pref = (ev->gfp & PS_GFP_THISNODE) ? znode : cpu_node;
-		if (znode == pref) {
-			c->numa_hit++;
-			c->node[znode].numa_hit++;
-		} else {
-			c->numa_miss++;
-			c->node[znode].numa_miss++;
-			c->numa_foreign++;
-			c->node[pref].numa_foreign++;
-		}
-		if (znode == cpu_node) {
-			c->numa_local++;
-			c->node[znode].local_node++;
-		} else {
-			c->numa_other++;
-			c->node[znode].other_node++;
-		}
+		count_alloc(c, &m->zones[zi], ev);
 		break;
 	case PS_EV_FREE:
 		if (zone_of(c, ev->pfn) < 0) {
@@ -149,9 +159,9 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 static void batch_chunk(struct ps_counters *c, const struct ps_event *evs, int n)
 {
 	const struct ps_machine *m = c->m;
-	const int16_t *zt = c->zt;
-	const uint64_t zt_len = c->zt_len;
-	const int zt_shift = c->zt_shift;
+	const int16_t *zt = c->zt.zt;
+	const uint64_t zt_len = c->zt.len;
+	const int zt_shift = c->zt.shift;
 	uint64_t tally = 0, pgfree = 0, batched = 0;
 
 	for (int i = 0; i < n; i++) {
@@ -170,33 +180,8 @@ static void batch_chunk(struct ps_counters *c, const struct ps_event *evs, int n
 		tally += 1ull << (10 * type);
 		pgfree += pages & -(uint64_t)(type == PS_EV_FREE);
 		batched += pages & -(uint64_t)(type == PS_EV_FREE_BATCHED);
-		if (type == PS_EV_ALLOC) {
-			const struct ps_zone_desc *zd = &m->zones[z];
-			int cpu_node = ps_machine_cpu_node(m, ev->cpu), znode = zd->node, pref;
-
-			if (__builtin_expect(cpu_node < 0, 0)) {
-				c->cpu_without_node++;
-				continue;
-			}
-			c->pgalloc[zd->type] += pages;
-			pref = (ev->gfp & PS_GFP_THISNODE) ? znode : cpu_node;
-			if (znode == pref) {
-				c->numa_hit++;
-				c->node[znode].numa_hit++;
-			} else {
-				c->numa_miss++;
-				c->node[znode].numa_miss++;
-				c->numa_foreign++;
-				c->node[pref].numa_foreign++;
-			}
-			if (znode == cpu_node) {
-				c->numa_local++;
-				c->node[znode].local_node++;
-			} else {
-				c->numa_other++;
-				c->node[znode].other_node++;
-			}
-		}
+		if (type == PS_EV_ALLOC)
+			count_alloc(c, &m->zones[z], ev);
 	}
 	for (int t = 0; t < PS_EV_NR; t++)
 		c->events[t] += (tally >> (10 * t)) & 1023;

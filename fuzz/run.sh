@@ -2,12 +2,13 @@
 # fuzz/run.sh - runs each libFuzzer target for a bounded time, seeded from
 # fuzz/corpus/TARGET (read only: new inputs go to a scratch corpus).
 #
-#   fuzz/run.sh [-t SECONDS | -n RUNS] [-u] [-k] [TARGET...]
+#   fuzz/run.sh [-t SECONDS | -n RUNS] [-l BYTES] [-u] [-k] [TARGET...]
 #                                        default: 45 s each, every target
 #
 #   -t SECONDS  time per target (CI: 45; a longer run: -t 1200)
 #   -n RUNS     executions per target instead of a time (the 10-million run:
 #               fuzz/run.sh -u -n 10000000)
+#   -l BYTES    the longest input libFuzzer makes (default 65536)
 #   -u          the UBSan-only build (build-fuzz-ubsan): 3-4x the executions
 #               per second of ASan+UBSan, for long runs
 #   -k          keep the scratch corpora (printed) to grow fuzz/corpus by hand
@@ -18,14 +19,15 @@
 # did it is kept in fuzz/crashes/ (reproduce: build-fuzz/fuzz/TARGET FILE).
 set -u
 cd "$(dirname "$0")/.."
-secs=45 runs= keep= san=address,undefined B=${FUZZ_BUILD:-build-fuzz}
-while getopts t:n:uk o; do
+secs=45 runs= keep= san=address,undefined B=${FUZZ_BUILD:-build-fuzz} maxlen=65536
+while getopts t:n:l:uk o; do
 	case $o in
 	t) secs=$OPTARG ;;
 	n) runs=$OPTARG secs=0 ;;
 	u) san=undefined B=${FUZZ_BUILD:-build-fuzz-ubsan} ;;
+	l) maxlen=$OPTARG ;;
 	k) keep=1 ;;
-	*) echo "usage: fuzz/run.sh [-t SECONDS | -n RUNS] [-u] [-k] [TARGET...]" >&2; exit 2 ;;
+	*) echo "usage: fuzz/run.sh [-t SECONDS | -n RUNS] [-l BYTES] [-u] [-k] [TARGET...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -50,7 +52,7 @@ for t in $targets; do
 	# shellcheck disable=SC2086
 	start=$(date +%s)
 	nice -n 10 "$B/fuzz/fuzz_$t" -max_total_time="$secs" ${runs:+-runs=$runs} -timeout=10 -rss_limit_mb=2048 \
-		-max_len=65536 -print_final_stats=1 -artifact_prefix="fuzz/crashes/$t-" $dict \
+		-max_len="$maxlen" -print_final_stats=1 -artifact_prefix="fuzz/crashes/$t-" $dict \
 		"$work/$t" "fuzz/corpus/$t" > "$work/$t.log" 2>&1
 	rc=$?
 	nexec=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$t.log")

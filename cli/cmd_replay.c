@@ -185,8 +185,6 @@ int cmd_replay(int argc, char **argv)
 		return ps_usage_error("replay", "--cpu-map maps CPUs onto the machine of --machine");
 	if (machine && ro.mode != PS_REPLAY_SIMULATE)
 		return ps_usage_error("replay", "--machine replays on another machine, which needs --mode simulate");
-	if (ro.mode == PS_REPLAY_SIMULATE)
-		io.reader_flags |= PS_RD_COMM;	/* kswapd.takeover needs each free's task */
 	ps_policy_init(&ro.policy);
 	ps_policy_init(&ro.recorded);
 	if (policy) {
@@ -303,6 +301,8 @@ int cmd_replay(int argc, char **argv)
 
 	/* pass 2: the replay */
 	io.quiet = 1;
+	if (ro.mode == PS_REPLAY_SIMULATE)
+		io.reader_flags |= PS_RD_COMM;	/* kswapd.takeover needs each free's task */
 	if (ps_input_open(&in, &io) < 0)
 		goto out_noinput;
 	while ((rc = ps_reader_next_batch(in.reader, &evs, &err)) > 0) {

@@ -95,7 +95,7 @@ struct ps_replay {
 		uint32_t dcap, dhead, dcount;
 	} kswapd[PS_MAX_NODES];
 	int kswapd_takeover;
-	int trace_has_comm;		/* some event named its task */
+	int trace_has_comm;		/* a free named its task (simulate mode reads tasks) */
 	uint64_t kswapd_frees_deferred, kswapd_deferred_overflow;
 	uint64_t reclaimed_then_freed;
 	uint64_t node_reclaims, node_reclaimed;
@@ -547,8 +547,6 @@ void ps_replay_prepass(struct ps_replay *r, const struct ps_event *ev)
 	uint32_t idx, n;
 	int cls, zi, order = ev->order;
 
-	if (ev->comm && ev->type == PS_EV_FREE)
-		r->trace_has_comm = 1;
 	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
 		return;
 	if (r->cross) {
@@ -1755,6 +1753,7 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 			r->cnt.events[ev->type]++;
 		return;
 	}
+	r->trace_has_comm |= ev->comm != NULL;
 	ti = tzone_of(r, ev->pfn, &tidx);
 	if (ti < 0) {
 		ps_counters_event(&r->cnt, ev);

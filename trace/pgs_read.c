@@ -1134,9 +1134,19 @@ static int pgs_batch(struct ps_reader *r, struct pgs_state *st, struct ps_error 
 		for (int i = 0; i < n; i++)
 			ps_reader_account_inline(r, &st->batch[i]);
 	}
-	if (__builtin_expect(r->opts.flags & PS_RD_COMM, 0))
-		for (int i = 0; i < n; i++)
-			st->batch[i].comm = comm_of(st, st->batch[i].pid);
+	if (__builtin_expect(r->opts.flags & PS_RD_COMM, 0)) {
+		int32_t pid = st->batch[0].pid;
+		const char *comm = comm_of(st, pid);
+
+		/* runs of one task are the rule: look up only when the pid changes */
+		for (int i = 0; i < n; i++) {
+			if (st->batch[i].pid != pid) {
+				pid = st->batch[i].pid;
+				comm = comm_of(st, pid);
+			}
+			st->batch[i].comm = comm;
+		}
+	}
 	return n;
 }
 

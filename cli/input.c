@@ -114,9 +114,13 @@ int ps_input_report(struct ps_input *in, int quiet, int allow_truncated)
 
 	for (int t = 0; t < PS_EV_NR; t++)
 		total += s->events[t];
+	int tdat = !strncmp(ps_reader_format(in->reader), "trace.dat", 9);
+
 	for (int i = 0; i < PS_SKIP_NR; i++)
 		if (s->skipped[i] && !quiet)
-			ps_warn("skipped %llu %s; first: %s", (unsigned long long)s->skipped[i], what[i], s->skip_first[i]);
+			ps_warn("skipped %llu %s; first: %s", (unsigned long long)s->skipped[i],
+				i == PS_SKIP_MALFORMED && tdat ? "damaged ring-buffer pages or records" : what[i],
+				s->skip_first[i]);
 	if (s->lost_markers || s->lost_overwritten)
 		ps_warn("the trace lost events: %llu in %llu places (%llu of unknown count), %llu overwritten before reading; counters miss them",
 			(unsigned long long)s->lost_events, (unsigned long long)s->lost_markers,

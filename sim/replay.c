@@ -81,6 +81,8 @@ struct ps_replay {
 		int napping;		/* balanced, in the HZ/10 short sleep */
 		int failed;		/* this run found nothing to reclaim */
 		int failures;		/* kswapd_failures: runs in a row without progress */
+		int req_zoneidx;	/* highest class zone of wakes since the last run, -1 none */
+		int zoneidx;		/* the class zone the node is balanced for */
 		uint64_t nap_end;
 		uint64_t hit_quickly_low, hit_quickly_high, runs;
 		/* inactive list stand-in: traced blocks of reclaimable allocations, oldest first */
@@ -358,6 +360,10 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 		memset(r->pb_evidence[i], 0xff, z->nr_pageblocks);
 	}
 	/* the traced machine's address space */
+	for (int n = 0; n < PS_MAX_NODES; n++) {
+		r->kswapd[n].req_zoneidx = -1;
+		r->kswapd[n].zoneidx = PS_ZONE_NORMAL;
+	}
 	r->tm = o->traced ? o->traced : m;
 	r->cross = o->traced && o->traced != m;
 	ps_zone_table_init(&r->zt, m);
@@ -1206,14 +1212,14 @@ static int zone_ok(const struct ps_zone *z, int order, int pass, int classzone)
 
 /* Tries the zonelist of @node for zone types <= @high; returns the zone or NULL. */
 /* pgdat_balanced: some zone of the node meets its high watermark plus boost. */
-static int node_balanced(struct ps_replay *r, int node)
+static int node_balanced(struct ps_replay *r, int node, int classzone)
 {
 	for (int zi = 0; zi < r->nr_zones; zi++) {
 		const struct ps_zone *z = &r->zones[zi];
 
-		/* zone_watermark_ok_safe at WMARK_HIGH with the class zone's reserve (Normal) */
-		if (z->node == node && z->managed &&
-		    (long)z->nr_free_pages > z->wmark_high + z->watermark_boost + z->lowmem_reserve[PS_ZONE_NORMAL])
+		/* zone_watermark_ok_safe at WMARK_HIGH for the zones up to the class zone */
+		if (z->node == node && z->managed && z->type <= classzone &&
+		    (long)z->nr_free_pages > z->wmark_high + z->watermark_boost + z->lowmem_reserve[classzone])
 			return 1;
 	}
 	return 0;
@@ -1245,6 +1251,9 @@ static void kswapd_run_start(struct ps_replay *r, int node, uint64_t now)
 
 	k->napping = 0;
 	k->runs++;
+	if (k->req_zoneidx >= 0)
+		k->zoneidx = k->req_zoneidx;
+	k->req_zoneidx = -1;
 	k->woken_at = now;
 	k->last_run = now;
 	k->budget_milli = 0;
@@ -1257,15 +1266,18 @@ static void kswapd_run_start(struct ps_replay *r, int node, uint64_t now)
  * during kswapd's short sleep starts it again at once (the kernel's
  * kswapd_low_wmark_hit_quickly).
  */
-static void wake_kswapd(struct ps_replay *r, int node, uint64_t now)
+static void wake_kswapd(struct ps_replay *r, int node, int classzone, uint64_t now)
 {
 	typeof(r->kswapd[0]) *k;
 
 	if (node < 0 || node >= PS_MAX_NODES)
 		return;
 	k = &r->kswapd[node];
+	/* kswapd_highest_zoneidx: the highest class zone asked for since kswapd last looked */
+	if (k->req_zoneidx < classzone)
+		k->req_zoneidx = classzone;
 	if ((k->awake && !k->napping) || k->failures >= PS_MAX_RECLAIM_RETRIES ||
-	    (node_balanced(r, node) && !node_boosted(r, node)))
+	    (node_balanced(r, node, classzone) && !node_boosted(r, node)))
 		return;
 	if (k->napping) {
 		k->hit_quickly_low++;
@@ -1469,7 +1481,9 @@ static void run_kswapd(struct ps_replay *r, uint64_t now)
 			if (now < k->nap_end)
 				continue;
 			/* kswapd_try_to_sleep after HZ/10: sleep for good only if still balanced */
-			if (node_balanced(r, n) && !node_boosted(r, n)) {
+			if (k->req_zoneidx >= 0)
+				k->zoneidx = k->req_zoneidx;
+			if (node_balanced(r, n, k->zoneidx) && !node_boosted(r, n)) {
 				k->awake = 0;
 				k->napping = 0;
 				r->nr_awake--;
@@ -1490,7 +1504,7 @@ static void run_kswapd(struct ps_replay *r, uint64_t now)
 			int got;
 
 			if (k->round_left <= 0) {
-				if (k->boost_left <= 0 && node_balanced(r, n))
+				if (k->boost_left <= 0 && node_balanced(r, n, k->zoneidx))
 					break;
 				k->round_left = round_pages(r, n);
 			}
@@ -1506,7 +1520,7 @@ static void run_kswapd(struct ps_replay *r, uint64_t now)
 			k->boost_left -= got;
 			k->budget_milli -= got * 1000ull < k->budget_milli ? got * 1000ull : k->budget_milli;
 		}
-		if (!k->failed && (k->round_left > 0 || k->boost_left > 0 || !node_balanced(r, n)))
+		if (!k->failed && (k->round_left > 0 || k->boost_left > 0 || !node_balanced(r, n, k->zoneidx)))
 			continue;
 		if (k->failed)
 			k->failures++;	/* at MAX_RECLAIM_RETRIES the node is left alone */
@@ -1647,7 +1661,7 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 		if (pass == 1) {
 			/* the slow path wakes kswapd on every node of the zonelist */
 			for (int ni = 0; ni < nr; ni++)
-				wake_kswapd(r, thisnode ? node : r->node_order[node][ni], r->now_ns);
+				wake_kswapd(r, thisnode ? node : r->node_order[node][ni], high, r->now_ns);
 		}
 		if (pass == 2 && !r->o.profile->old_mt) {
 			/* before the last resort, the reserves go back */
@@ -1686,7 +1700,7 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 				}
 				z->nofragment = 0;
 				if (z->boosts != boosts)	/* ZONE_BOOSTED_WATERMARK */
-					wake_kswapd(r, z->node, r->now_ns);
+					wake_kswapd(r, z->node, z->type, r->now_ns);
 				if (*idx != PS_NIL) {
 					if (pass == 2)
 						r->sim_wmark_ignored++;

@@ -166,10 +166,14 @@ static int get_long(struct ctx *c, const struct ent *e, const char *s, long lo, 
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno == ERANGE || end == s || *end)
-		return ent_err(c, e, "expected an integer, not '%s'", s);
-	if (v < lo || v > hi)
-		return ent_err(c, e, "%ld is out of range [%ld, %ld]", v, lo, hi);
+	if (errno == ERANGE || end == s || *end) {
+		ent_err(c, e, "expected an integer, not '%s'", s);
+		return -1;
+	}
+	if (v < lo || v > hi) {
+		ent_err(c, e, "%ld is out of range [%ld, %ld]", v, lo, hi);
+		return -1;
+	}
 	*out = v;
 	return 0;
 }

@@ -461,11 +461,12 @@ static int snap(struct ps_pgs_writer *w, const char *prefix, const char *rel, st
 	char *text;
 	int ret;
 
-	snprintf(path, sizeof(path), "/%s", rel);
+	if (snprintf(path, sizeof(path), "/%s", rel) >= (int)sizeof(path) ||
+	    snprintf(name, sizeof(name), "%s/%s", prefix, rel) >= (int)sizeof(name))
+		return ps_err(err, "snapshot path too long: %s/%s", prefix, rel);
 	text = ps_read_file(path, &len, NULL);
 	if (!text)
 		return 0;	/* absent on this kernel, or write-only (drop_caches) */
-	snprintf(name, sizeof(name), "%s/%s", prefix, rel);
 	ret = ps_pgs_write_blob(w, name, text, len, err);
 	free(text);
 	return ret < 0 ? -1 : 1;

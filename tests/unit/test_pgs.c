@@ -348,6 +348,7 @@ static void test_damaged(void)
 /* What a reader gave: events, the last return value, its message and statistics. */
 struct readout {
 	struct ps_event *ev;
+	struct ps_reader *r;	/* kept open: the events' comm strings are the reader's */
 	long n;
 	int ret;
 	char msg[512];
@@ -367,6 +368,7 @@ static void read_all(const char *p, int mode, struct readout *o)
 	int ret;
 
 	memset(o, 0, sizeof(*o));
+	o->r = r;
 	o->ev = calloc(nr_events + 1, sizeof(*o->ev));
 	CHECK(r != NULL);
 	if (!r || !o->ev)
@@ -387,7 +389,12 @@ static void read_all(const char *p, int mode, struct readout *o)
 	o->ret = ret;
 	snprintf(o->msg, sizeof(o->msg), "%s", ret < 0 ? err.msg : "");
 	o->st = *ps_reader_stats(r);
-	ps_reader_close(r);
+}
+
+static void readout_free(struct readout *o)
+{
+	free(o->ev);
+	ps_reader_close(o->r);
 }
 
 /* The statistics of the events a reader gave, by the rules of ps_reader_account(). */
@@ -437,9 +444,9 @@ static void check_same_reads(const char *p)
 		CHECK_EQ(b.st.alloc_failed, a.st.alloc_failed);
 		CHECK_EQ(b.st.out_of_order, a.st.out_of_order);
 		CHECK_EQ(b.st.max_cpu, a.st.max_cpu);
-		free(b.ev);
+		readout_free(&b);
 	}
-	free(a.ev);
+	readout_free(&a);
 }
 
 /* The whole file, then one whose second frame has a control byte of type 7 at its event 1000. */
@@ -460,7 +467,7 @@ static void test_batch(void)
 		expect_failed += events[i].type == PS_EV_ALLOC && events[i].pfn == PS_PFN_NONE;
 	CHECK_EQ(a.st.alloc_failed, expect_failed);
 	CHECK(expect_failed > 1);
-	free(a.ev);
+	readout_free(&a);
 
 	for (int i = 0; i < n; i++) {
 		const uint8_t *sp = file + s[i].off + PS_PGS_SECTION_HEADER;
@@ -510,7 +517,7 @@ static void test_batch(void)
 			CHECK(strstr(a.msg, "event 1000 of frame 1") != NULL);
 			/* the events of the batches before the damaged one */
 			CHECK_EQ(a.n, PS_PGS_FRAME_EVENTS + 1000 / 256 * 256);
-			free(a.ev);
+			readout_free(&a);
 			check_same_reads(dpath);
 			unlink(dpath);
 		}
@@ -533,7 +540,7 @@ static void test_batch(void)
 		CHECK_EQ(a.n, nr_events);
 		CHECK_EQ(a.st.max_cpu, 3);
 		CHECK(a.st.out_of_order > 0);
-		free(a.ev);
+		readout_free(&a);
 		unlink(path);
 		free(file);
 		events -= 11;

@@ -32,9 +32,6 @@
 #include "reader-local.h"
 #include "tdat_data.h"
 
-/* Exported by libtracecmd 1.x but absent from its public header. */
-size_t tracecmd_get_options_offset(struct tracecmd_input *handle);
-
 enum {
 	OPT_DONE = 0,
 	OPT_DATE = 1,
@@ -453,9 +450,9 @@ static int flyrecord_v6(struct layout *l, struct ps_tdat_data *d, uint64_t off, 
 	return set_regions(l, 0, reg, ncpu, 0);
 }
 
-static int layout_v6(struct layout *l, struct ps_tdat_data *d, struct tracecmd_input *top, int ncpu)
+static int layout_v6(struct layout *l, struct ps_tdat_data *d, uint64_t off, int ncpu)
 {
-	uint64_t buf = 0, end, off = tracecmd_get_options_offset(top);
+	uint64_t buf = 0, end;
 	uint8_t mark[10];
 
 	if (!off)
@@ -829,11 +826,10 @@ static struct ps_tdat_data *give_up(struct ps_tdat_data *d, struct layout *l, co
 	return NULL;
 }
 
-struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tracecmd_input *top,
-				       const char *instance, int ncpu, const char **why,
-				       struct ps_error *err)
+struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tep_handle *tep,
+				       uint64_t v6_options, const char *instance, int ncpu,
+				       const char **why, struct ps_error *err)
 {
-	struct tep_handle *tep = tracecmd_get_tep(top);
 	struct ps_tdat_data *d = calloc(1, sizeof(*d));
 	struct layout l = { .want = instance };
 	uint64_t vnext;
@@ -862,7 +858,7 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 		refuse(&l, "odd CPU count");
 	if (l.unsupported)
 		return give_up(d, &l, why, r->path, err);
-	if ((l.version == 6 ? layout_v6(&l, d, top, ncpu) : options_v7(&l, d)) < 0)
+	if ((l.version == 6 ? layout_v6(&l, d, v6_options, ncpu) : options_v7(&l, d)) < 0)
 		return give_up(d, &l, why, r->path, err);
 	if (!l.found && *instance) {
 		refuse(&l, "buffer not found in the options");

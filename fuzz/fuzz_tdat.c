@@ -33,6 +33,7 @@
 
 #include "../sim/counters.h"
 #include "../trace/reader-local.h"
+#include "../trace/tep_kmem.h"
 #include "fuzz-util.h"
 
 #ifndef FUZZ_TDAT_TRACE
@@ -40,11 +41,15 @@
 #endif
 #define NCPU 4
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct tracecmd_input *handle;
+static struct ps_tep_kmem kmem;		/* its kmem event formats, looked up once */
+static struct ps_machine m;
+static int verbose;		/* FUZZ_TDAT_VERBOSE=1: what each input gave */
 
-static void setup(void)
+int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	handle = tracecmd_open(FUZZ_TDAT_TRACE, TRACECMD_FL_LOAD_NO_PLUGINS);
@@ -53,6 +58,11 @@ static void setup(void)
 		abort();
 	}
 	tep_set_cpus(tracecmd_get_tep(handle), NCPU);
+	if (!ps_tep_kmem_init(&kmem, tracecmd_get_tep(handle)))
+		abort();
+	fuzz_machine(&m);
+	verbose = getenv("FUZZ_TDAT_VERBOSE") != NULL;
+	return 0;
 }
 
 #ifdef FUZZ_TDAT_PAGES
@@ -155,9 +165,7 @@ static size_t wrap_pages(uint8_t *out, const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct ps_machine m;
 	static struct ps_counters c;
-	static int verbose;		/* FUZZ_TDAT_VERBOSE=1: what each input gave */
 	struct ps_reader_opts o = { 0 };
 	uint64_t v6_options = 0;
 	struct ps_reader *r;
@@ -166,11 +174,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ps_kv kv;
 	int fd, n = 0;
 
-	if (!handle) {
-		setup();
-		fuzz_machine(&m);
-		verbose = getenv("FUZZ_TDAT_VERBOSE") != NULL;
-	}
 #ifdef FUZZ_TDAT_PAGES
 	{
 		static uint8_t file[(1 << 16) + 4096];
@@ -197,7 +200,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = ps_reader_alloc("fuzz.dat", &o);
 	if (!r)
 		abort();
-	if (ps_tdat_open_with(r, fd, handle, v6_options, &err) < 0) {
+	if (ps_tdat_open_with(r, fd, handle, &kmem, v6_options, &err) < 0) {
 		if (verbose)
 			fprintf(stderr, "fuzz_tdat: %s\n", err.msg);
 		ps_reader_close(r);

@@ -41,6 +41,8 @@ work=$(mktemp -d)
 [ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+# fuzz_tdat*: libtraceevent keeps strings of the event formats libtracecmd parses (tests/lsan.supp)
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
 status=0
 for t in $targets; do
 	t=${t#fuzz_}

@@ -296,7 +296,7 @@ enum tdat_path {
 
 /* What follows opening the header: the kmem event formats, then the buffer with the events. */
 static int tdat_start(struct ps_reader *r, struct tdat_state *st, int fd, uint64_t v6_options,
-		      enum tdat_path how, struct ps_error *err)
+		      const struct ps_tep_kmem *kmem, enum tdat_path how, struct ps_error *err)
 {
 	const char *why = NULL;
 	int found, ret;
@@ -309,7 +309,7 @@ static int tdat_start(struct ps_reader *r, struct tdat_state *st, int fd, uint64
 	release_from_uname(tracecmd_get_uname(st->handle), r->release, sizeof(r->release));
 	if (!r->opts.kver_forced && r->release[0])
 		r->kver = ps_kver_parse(r->release);
-	found = ps_tep_kmem_init(&st->k, st->tep);
+	found = kmem ? ps_tep_kmem_copy(&st->k, kmem) : ps_tep_kmem_init(&st->k, st->tep);
 	if (!found)
 		return ps_err(err, "%s: the trace.dat has no kmem page event formats: record kmem:mm_page_alloc and friends",
 			      r->path);
@@ -352,12 +352,12 @@ int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err)
 		return ps_err(err, "%s: not a readable trace.dat (damaged header or unsupported version): check the file with 'trace-cmd dump --summary %s'",
 			      r->path, r->path);
 	}
-	return tdat_start(r, st, fd, tracecmd_get_options_offset(st->handle),
+	return tdat_start(r, st, fd, tracecmd_get_options_offset(st->handle), NULL,
 			  env && *env && strcmp(env, "0") ? TDAT_LIBTRACECMD : TDAT_FAST, err);
 }
 
 int ps_tdat_open_with(struct ps_reader *r, int fd, struct tracecmd_input *handle,
-		      uint64_t v6_options, struct ps_error *err)
+		      const struct ps_tep_kmem *kmem, uint64_t v6_options, struct ps_error *err)
 {
 	struct tdat_state *st = calloc(1, sizeof(*st));
 
@@ -367,5 +367,5 @@ int ps_tdat_open_with(struct ps_reader *r, int fd, struct tracecmd_input *handle
 	r->ops = &tdat_ops;
 	st->handle = handle;
 	st->borrowed = 1;
-	return tdat_start(r, st, fd, v6_options, TDAT_FAST_ONLY, err);
+	return tdat_start(r, st, fd, v6_options, kmem, TDAT_FAST_ONLY, err);
 }

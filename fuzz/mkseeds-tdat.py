@@ -194,43 +194,139 @@ def v6(long_size, page, per, ncpu, instance=None, extra=b""):
     return bytes(f.b)
 
 
+# ---- pages ----
+
+RB_MISSED_EVENTS, RB_MISSED_STORED = 1 << 31, 1 << 30
+# kmem event ids and record layouts of testdata/uma-small (its format/ directory)
+ALLOC, EXTFRAG, PCPU_DRAIN, ZONE_LOCKED, FREE_BATCHED, FREE = 653, 650, 651, 652, 654, 655
+
+
+def events(page, long_size):
+    """(start, end) of each data event of a real page, in order."""
+    commit = struct.unpack_from("<Q" if long_size == 8 else "<I", page, 8)[0] & ((1 << 27) - 1)
+    start = 8 + long_size
+    pos, out = 0, []
+    while pos < commit:
+        tl = struct.unpack_from("<I", page, start + pos)[0] & 31
+        if tl == 29:
+            nxt = pos + 4 + struct.unpack_from("<I", page, start + pos + 4)[0]
+        elif tl in (30, 31):
+            nxt = pos + 8
+        elif tl == 0:
+            nxt = pos + 8 + ((struct.unpack_from("<I", page, start + pos + 4)[0] - 4 + 3) & ~3)
+        else:
+            nxt = pos + 4 + 4 * tl
+            out.append((pos, nxt))
+        pos = nxt
+    return out
+
+
+def truncate(page, long_size, n, size):
+    """A real page cut after its @n-th data event (commit lowered), @size bytes long."""
+    ev = events(page, long_size)
+    end = ev[min(n, len(ev)) - 1][1]
+    start = 8 + long_size
+    assert start + end <= size
+    b = bytearray(page[:start + end]) + bytes(size - start - end)
+    struct.pack_into("<Q" if long_size == 8 else "<I", b, 8, end)
+    return bytes(b)
+
+
+def ev(delta, payload):
+    """A data event: type_len from the size, or 0 with the length in array[0] past 112 bytes."""
+    payload += bytes(-len(payload) % 4)
+    if len(payload) <= 112:
+        return struct.pack("<I", len(payload) // 4 | delta << 5) + payload
+    return struct.pack("<II", delta << 5, len(payload) + 4) + payload
+
+
+def rec(eid, fmt, *fields, pid=4242):
+    return struct.pack("<HBBi", eid, 0, 0, pid) + struct.pack("<" + fmt, *fields)
+
+
+def synth_page(page_size, long_size, ts, lost=None, short=False):
+    """Every kind of event and record the readers handle, in one page."""
+    # the first event data: libtracecmd gives the lost events on it alone
+    e = ev(100, rec(ALLOC, "QIIQi", 0x1000, 0, 0, 0xcc0, 0))
+    e += struct.pack("<II", 31 | (5 << 5), 40)                     # absolute time stamp
+    e += struct.pack("<II", 0 | (7 << 5), 36 + 4) + rec(ALLOC, "QIIQi", 0x2000, 3, 0, 0x100cca, 1)
+    e += struct.pack("<II", 30 | (3 << 5), 2)                       # time extend
+    e += ev(10, rec(ZONE_LOCKED, "QIii", 0x3000, 1, 1, 1))
+    e += ev(10, rec(PCPU_DRAIN, "QIi", 0x3008, 0, 1))
+    e += ev(10, rec(FREE, "QI", 0x1000, 0))
+    e += ev(10, rec(FREE_BATCHED, "Q", 0x2000))
+    e += ev(10, rec(EXTFRAG, "Qiiiii", 0x4000, 2, 5, 1, 0, 1))
+    e += ev(10, rec(ALLOC, "QIIQi", 2**64 - 1, 9, 0, 0x400, -1))   # failed allocation
+    e += struct.pack("<II", 29 | (1 << 5), 12) + bytes(8)           # padding (discarded event)
+    e += ev(10, rec(1, "Q", 0))                                     # not a kmem event
+    e += ev(10, rec(EXTFRAG, "Qiiiii", 0x4000, 12, 5, 1, 0, 1))     # order out of range
+    e += ev(10, rec(ALLOC, ""))                                     # shorter than its fields
+    e += ev(10, struct.pack("<H", FREE))                            # shorter than common fields
+    if short:
+        e = e[:40] + ev(100, rec(ALLOC, "QIIQi", 0x5000, 1, 0, 0xcc0, 0))
+    commit = len(e) | (RB_MISSED_EVENTS if lost is not None else 0) | \
+        (RB_MISSED_STORED if lost else 0)
+    b = struct.pack("<Q", ts) + struct.pack("<Q" if long_size == 8 else "<I", commit) + e
+    if lost:
+        b += struct.pack("<Q" if long_size == 8 else "<I", lost)
+    assert len(b) <= page_size
+    return b + bytes(page_size - len(b))
+
+
 def main():
     src = os.path.dirname(os.path.abspath(__file__))
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(src, "..", "testdata", "uma-small",
                                                               "trace.dat")
     bufs, page, long_size = read_pages(path)
     name, per = max(bufs.items(), key=lambda kv: sum(len(p) for p in kv[1].values()))
-    cpus = sorted(per)
-    # the pages with the most data first, then the first and last (short commit) ones
-    pick = {c: per[c][:2] + per[c][-1:] for c in cpus}
-    two = {c: per[c][:2] for c in cpus}
-    one = {c: per[c][:1] for c in cpus}
+    c0, c1 = sorted(per)[:2]
+    ts0 = struct.unpack_from("<Q", per[c0][0])[0]
+    # Pages of 1 KiB, mostly (the readers take any power of two from 256 on): real ones cut
+    # short (few events: fast to fuzz, few bytes past the data), made-up ones with every kind of
+    # event; real pages of the trace's size in one seed each.
+    small = 1024
+    t = [truncate(p, long_size, 16, small) for p in per[c0][:2] + per[c1][:2]]
+    full = [per[c0][1], per[c1][1]]
+    sa = synth_page(small, long_size, ts0, lost=123)
+    sb = synth_page(small, long_size, ts0 + 500, lost=0)
     tsc = option(OPT_TSC2NSEC, struct.pack("<IIQ", 0x05555555, 24, 0))
     date = option(OPT_DATE, b"1700000000\0") + option(OPT_OFFSET, b"-12345\0")
     seeds = {
-        "v7-zstd-instance": v7(long_size, page, [("", {}), (name, pick)], "zstd", 2),
-        "v7-zstd-top-chunk1": v7(long_size, page, [("", two)], "zstd", 1, date),
-        "v7-zstd-zopts-chain": v7(long_size, page, [("", {}), (name, one)], "zstd", 1, tsc,
-                                  zopts=True, chain=True),
-        "v7-none-top": v7(long_size, page, [("", pick)], "none", 0, tsc + date),
-        "v7-none-instance-chain": v7(long_size, page, [("", {}), (name, two)], "", 0, date,
-                                     chain=True),
-        "v6-top": v6(long_size, page, two, 4, None, date),
-        "v6-instance": v6(long_size, page, {c: [] for c in cpus}, 4, (name, one), tsc),
+        "v7-zstd-instance": v7(long_size, small, [("", {}), (name, {c0: [sa, t[0]], c1: [t[2], sb]})],
+                               "zstd", 2),
+        "v7-zstd-top-chunk1": v7(long_size, small, [("", {c0: [t[0], t[1]], c1: [t[2]]})], "zstd",
+                                 1, date),
+        "v7-zstd-zopts-chain": v7(long_size, small, [("", {}), (name, {c0: [t[1]], c1: [t[3]]})],
+                                  "zstd", 1, tsc, zopts=True, chain=True),
+        "v7-none-top": v7(long_size, small, [("", {c0: [sa, t[0]], c1: [t[3]]})], "none", 0,
+                          tsc + date),
+        "v7-none-instance-chain": v7(long_size, small, [("", {}), (name, {c0: [t[1]], c1: [sb]})],
+                                     "", 0, date, chain=True),
+        "v7-none-real-pages": v7(long_size, page, [("", {c0: full[:1], c1: full[1:]})], "none"),
+        "v6-top": v6(long_size, small, {c0: [sa], c1: [t[2]]}, 4, None, date),
+        "v6-instance": v6(long_size, small, {c0: [], c1: []}, 4, (name, {c0: [t[0]], c1: [sb]}),
+                          tsc),
     }
-    flat = [p for c in cpus for p in per[c]]
+    # control bytes: see fuzz/fuzz_tdat.c (bits 0-1 CPUs - 1, 2 long size 4, 3-4 page size
+    # 4096/1024/256/4096, 5 TSC2NSEC, 6 OFFSET, 7 instance)
     pages = {
-        "ctl01-2cpu": bytes([0x01]) + b"".join(two[cpus[0]] + two[cpus[-1]]),
-        "ctl00-1cpu": bytes([0x00]) + b"".join(pick[cpus[0]]),
-        "ctlE1-instance-tsc-offset": bytes([0xE1]) + b"".join(one[cpus[0]] + one[cpus[-1]]),
-        "ctl03-4cpu": bytes([0x03]) + b"".join(flat[:8]),
-        "ctl04-long4": bytes([0x04]) + b"".join(one[cpus[0]]),
-        "ctl08-1k": bytes([0x08]) + b"".join(one[cpus[0]])[:3000],
+        "ctl09-2cpu": bytes([0x09]) + sa + t[0] + t[2] + sb,
+        "ctl08-1cpu": bytes([0x08]) + sa,
+        "ctlE9-instance-tsc-offset": bytes([0xE9]) + t[1] + t[3],
+        "ctl0B-4cpu": bytes([0x0B]) + b"".join(t),
+        "ctl0C-long4": bytes([0x0C]) + synth_page(small, 4, ts0, lost=7),
+        "ctl10-256": bytes([0x10]) + synth_page(256, 8, ts0, short=True) +
+        synth_page(256, 8, ts0 + 10, lost=3, short=True)[:100],
+        "ctl00-real-page": bytes([0x00]) + full[0],
     }
     for d, files in (("tdat", seeds), ("tdat_pages", pages)):
         out = os.path.join(src, "corpus", d)
         os.makedirs(out, exist_ok=True)
+        for n in os.listdir(out):
+            os.unlink(os.path.join(out, n))
         for n, b in files.items():
+            # fuzz_tdat reads a size of 5k + 1 with --strict: not the seeds
+            b += bytes(1 if len(b) % 5 == 1 else 0)
             assert len(b) <= 65536, "%s: %d bytes, more than fuzz/run.sh's -max_len" % (n, len(b))
             with open(os.path.join(out, n), "wb") as fh:
                 fh.write(b)

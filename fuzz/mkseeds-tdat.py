@@ -10,8 +10,9 @@ fuzz/corpus/tdat/ (whole files as tdat_data.c reads them: a header, options
 sections, CPU data; v7 compressed or not, compressed options sections,
 chained sections, top-level buffer or instance, v6 with and without an
 instance) and fuzz/corpus/tdat_pages/ (a control byte, then pages; see
-fuzz/fuzz_tdat.c).  The fuzz targets borrow the event formats of
-testdata/uma-small/trace.dat: give a trace recorded on the same kernel.
+fuzz/fuzz_tdat.c).  Files of other names there (crash inputs kept as
+regression seeds) are left alone.  The fuzz targets borrow the event formats
+of testdata/uma-small/trace.dat: give a trace recorded on the same kernel.
 Compresses through the zstd command.  Deterministic for the same input.
 """
 import os
@@ -306,6 +307,10 @@ def main():
         "v6-top": v6(long_size, small, {c0: [sa], c1: [t[2]]}, 4, None, date),
         "v6-instance": v6(long_size, small, {c0: [], c1: []}, 4, (name, {c0: [t[0]], c1: [sb]}),
                           tsc),
+        # regressions: DATE and OFFSET past the range of a long long (signed overflow)
+        "regress-date-overflow": v7(long_size, small, [("", {c0: [sa]})], "none", 0,
+                                    option(OPT_DATE, b"9223372036854775\0") +
+                                    option(OPT_OFFSET, b"9223372036854775807\0")),
     }
     # control bytes: see fuzz/fuzz_tdat.c (bits 0-1 CPUs - 1, 2 long size 4, 3-4 page size
     # 4096/1024/256/4096, 5 TSC2NSEC, 6 OFFSET, 7 instance)
@@ -322,8 +327,6 @@ def main():
     for d, files in (("tdat", seeds), ("tdat_pages", pages)):
         out = os.path.join(src, "corpus", d)
         os.makedirs(out, exist_ok=True)
-        for n in os.listdir(out):
-            os.unlink(os.path.join(out, n))
         for n, b in files.items():
             # fuzz_tdat reads a size of 5k + 1 with --strict: not the seeds
             b += bytes(1 if len(b) % 5 == 1 else 0)

@@ -67,7 +67,7 @@ struct region {
 struct layout {
 	int version, long_size, page_size, zstd;
 	uint64_t file_size, options_start;
-	long long ts_offset;
+	uint64_t ts_offset;		/* signed, kept unsigned: any DATE or OFFSET wraps, no overflow */
 	uint32_t mult, shift;
 	int unsupported, damaged;
 	const char *why;
@@ -98,7 +98,7 @@ struct tcpu {
 struct ps_tdat_data {
 	int fd;
 	int long_size, page_size, start, compressed;
-	long long ts_offset;
+	uint64_t ts_offset;
 	uint32_t mult, shift;
 	ZSTD_DCtx *z;
 	uint8_t *zin;
@@ -259,10 +259,11 @@ static int option(struct layout *l, uint16_t id, const uint8_t *p, uint32_t size
 {
 	switch (id) {
 	case OPT_DATE:
-		l->ts_offset += opt_number(p, size) * 1000;
+		/* microseconds; libtracecmd's sum in long long wraps the same way in practice */
+		l->ts_offset += (uint64_t)opt_number(p, size) * 1000;
 		break;
 	case OPT_OFFSET:
-		l->ts_offset += opt_number(p, size);
+		l->ts_offset += (uint64_t)opt_number(p, size);
 		break;
 	case OPT_TIME_SHIFT:
 		if (size >= 16)
@@ -352,7 +353,7 @@ static uint8_t *section_body(struct layout *l, struct ps_tdat_data *d, uint64_t 
 
 static int options_v7(struct layout *l, struct ps_tdat_data *d)
 {
-	uint64_t off = l->options_start;
+	uint64_t off = l->options_start, total = 0;
 
 	for (int n = 0; off; n++) {
 		uint32_t len, pos = 0;
@@ -365,6 +366,12 @@ static int options_v7(struct layout *l, struct ps_tdat_data *d)
 		body = section_body(l, d, off, &len);
 		if (!body)
 			return -1;
+		/* a chain that loops back over large sections: bounded work, not MAX_SECTIONS of them */
+		total += len;
+		if (total > MAX_CHUNK) {
+			free(body);
+			return refuse(l, "options sections too large");
+		}
 		while (pos + 6 <= len) {
 			uint16_t id = le32(body + pos) & 0xffff;
 			uint32_t size = le32(body + pos + 2);

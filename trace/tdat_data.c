@@ -848,11 +848,8 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tep_h
 		return give_up(d, &l, why, r->path, err);
 	}
 	d->fd = fd;
-	d->z = ZSTD_createDCtx();
 	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
 		refuse(&l, "big-endian host");
-	else if (!d->z)
-		refuse(&l, "out of memory");
 	else if (tep_get_header_timestamp_size(tep) != 8 || tep_is_old_format(tep))
 		refuse(&l, "old ring-buffer page format");
 	if (l.unsupported || header(&l, d) < 0)
@@ -863,6 +860,8 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tep_h
 		refuse(&l, "odd page size");
 	else if (ncpu < 0 || ncpu > PS_READER_MAX_CPUS)
 		refuse(&l, "odd CPU count");
+	else if (l.zstd && !(d->z = ZSTD_createDCtx()))	/* only files with compression use it */
+		refuse(&l, "out of memory");
 	if (l.unsupported)
 		return give_up(d, &l, why, r->path, err);
 	if ((l.version == 6 ? layout_v6(&l, d, v6_options, ncpu) : options_v7(&l, d)) < 0)
@@ -944,7 +943,8 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tep_h
 			vnext = round_page(vnext + total, d->page_size);
 			c->cap = largest + d->page_size + SLACK;
 		} else {
-			c->cap = RAW_WINDOW + d->page_size + SLACK;
+			/* load_window() reads at most this much */
+			c->cap = (g->size < RAW_WINDOW ? g->size : RAW_WINDOW) + d->page_size + SLACK;
 		}
 		c->buf = malloc(c->cap);
 		if (!c->buf) {

@@ -73,10 +73,10 @@ int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err);
  */
 int ps_tdat_open_with(struct ps_reader *r, int fd, struct tracecmd_input *handle,
 		      const struct ps_tep_kmem *kmem, uint64_t v6_options, struct ps_error *err);
+int ps_pgs_open(struct ps_reader *r, struct ps_error *err);
 
 /* A reader with nothing open yet: what ps_reader_open() starts from; NULL on no memory. */
 struct ps_reader *ps_reader_alloc(const char *path, const struct ps_reader_opts *opts);
-int ps_pgs_open(struct ps_reader *r, struct ps_error *err);
 
 /* Derives a pfn from an x86-64 struct page address (default vmemmap), or PS_PFN_NONE. */
 uint64_t ps_pfn_from_page_addr(uint64_t page);

@@ -18,20 +18,28 @@
 #include "../sim/machine.h"
 #include "../trace/sysroot.h"
 
-/* Writes @data into a memfd (one per process, rewritten each time); returns its path. */
-static inline const char *fuzz_file(const uint8_t *data, size_t size)
+/* Writes @data into a memfd (one per process, rewritten each time); returns the fd. */
+static inline int fuzz_fd(const uint8_t *data, size_t size)
 {
 	static int fd = -1;
-	static char path[64];
 
 	if (fd < 0) {
 		fd = memfd_create("pagesim-fuzz", MFD_CLOEXEC);
 		if (fd < 0)
 			abort();
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	}
-	if (ftruncate(fd, 0) < 0 || (size && pwrite(fd, data, size, 0) != (ssize_t)size))
+	/* written over, then cut: the memfd keeps its pages from one input to the next */
+	if ((size && pwrite(fd, data, size, 0) != (ssize_t)size) || ftruncate(fd, size) < 0)
 		abort();
+	return fd;
+}
+
+/* The same, as a path (/proc/self/fd/N). */
+static inline const char *fuzz_file(const uint8_t *data, size_t size)
+{
+	static char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fuzz_fd(data, size));
 	return path;
 }
 

@@ -3,8 +3,9 @@
  * fuzz_reader.c - libFuzzer target: the trace readers through
  * ps_reader_open() (format detection, zstd streams, ftrace text and
  * trace-cmd report text; pagesim files have their own target) and every
- * event into stat's counters.  trace.dat inputs are left out: they are
- * parsed by libtracecmd, not by pagesim.
+ * event into stat's counters.  trace.dat inputs are left out: their
+ * header is libtracecmd's to parse (most of a second each); pagesim's
+ * reading of their data has fuzz_tdat and fuzz_tdat_pages (fuzz_tdat.c).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size >= 7 && !memcmp(data, "PAGESIM", 7))
 		return -1;	/* fuzz_pgs */
 	if (size >= sizeof(tdat) && !memcmp(data, tdat, sizeof(tdat)))
-		return -1;	/* libtracecmd's parser, not ours */
+		return -1;	/* fuzz_tdat */
 	if (!ready) {
 		fuzz_machine(&m);
 		ready = 1;

@@ -37,12 +37,14 @@ if [ ! -d "$B" ]; then
 		{ echo "fuzz/run.sh: meson setup $B failed (is clang installed?)" >&2; exit 1; }
 fi
 ninja -C "$B" >/dev/null || { echo "fuzz/run.sh: the build in $B failed (run ninja -C $B)" >&2; exit 1; }
-targets=${*:-"reader pgs zoneinfo pagetypeinfo buddyinfo cpulist kvfile policy diffin"}
+targets=${*:-"reader pgs zoneinfo pagetypeinfo buddyinfo cpulist kvfile policy diffin tdat tdat_pages"}
 mkdir -p fuzz/crashes
 work=$(mktemp -d)
 [ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+# fuzz_tdat*: libtraceevent keeps strings of the event formats libtracecmd parses (tests/lsan.supp)
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
 status=0
 for t in $targets; do
 	t=${t#fuzz_}

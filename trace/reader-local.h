@@ -7,6 +7,8 @@
 #include "stream.h"
 
 struct ps_reader;
+struct tracecmd_input;
+struct ps_tep_kmem;
 
 struct ps_reader_ops {
 	const char *name;
@@ -62,7 +64,22 @@ static inline void ps_reader_account_inline(struct ps_reader *r, const struct ps
 
 int ps_text_open(struct ps_reader *r, struct ps_error *err);
 int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err);
+
+/*
+ * Reads the event data of the trace.dat on @fd with the header (event
+ * formats, CPU count, buffer names, uname) of @handle, opened once from
+ * another file and left open, @kmem the ps_tep_kmem_init() of its tep, and
+ * @v6_options where a v6 file's options start in @fd's file.  Only
+ * tdat_data.c's path: what it does not handle is an error.  For
+ * fuzz/fuzz_tdat.c: pagesim's parsing of the data without libtracecmd's of
+ * the header.
+ */
+int ps_tdat_open_with(struct ps_reader *r, int fd, struct tracecmd_input *handle,
+		      const struct ps_tep_kmem *kmem, uint64_t v6_options, struct ps_error *err);
 int ps_pgs_open(struct ps_reader *r, struct ps_error *err);
+
+/* A reader with nothing open yet: what ps_reader_open() starts from; NULL on no memory. */
+struct ps_reader *ps_reader_alloc(const char *path, const struct ps_reader_opts *opts);
 
 /* Derives a pfn from an x86-64 struct page address (default vmemmap), or PS_PFN_NONE. */
 uint64_t ps_pfn_from_page_addr(uint64_t page);

@@ -88,10 +88,29 @@ static int spill_to_memfd(struct ps_stream *s, const char *path, struct ps_error
 	return fd;
 }
 
+struct ps_reader *ps_reader_alloc(const char *path, const struct ps_reader_opts *opts)
+{
+	struct ps_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	if (opts)
+		r->opts = *opts;
+	r->path = strdup(path);
+	if (!r->path) {
+		free(r);
+		return NULL;
+	}
+	r->kver = r->opts.kver;
+	r->pageblock_order = -1;
+	r->stats.max_cpu = -1;
+	return r;
+}
+
 struct ps_reader *ps_reader_open(const char *path, const struct ps_reader_opts *opts,
 				 struct ps_error *err)
 {
-	struct ps_reader *r = calloc(1, sizeof(*r));
+	struct ps_reader *r = ps_reader_alloc(path, opts);
 	const uint8_t *head;
 	size_t got = 0;
 	int ret;
@@ -100,14 +119,8 @@ struct ps_reader *ps_reader_open(const char *path, const struct ps_reader_opts *
 		ps_err(err, "out of memory");
 		return NULL;
 	}
-	if (opts)
-		r->opts = *opts;
-	r->path = strdup(path);
-	r->kver = r->opts.kver;
-	r->pageblock_order = -1;
-	r->stats.max_cpu = -1;
 	r->stream = ps_stream_open(path, err);
-	if (!r->path || !r->stream)
+	if (!r->stream)
 		goto fail;
 	head = ps_stream_peek(r->stream, 16, &got, err);
 	if (!head)

@@ -30,9 +30,11 @@
 
 /* Exported by libtracecmd 1.x but absent from its public header. */
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
+size_t tracecmd_get_options_offset(struct tracecmd_input *handle);
 
 struct tdat_state {
 	struct tracecmd_input *handle;
+	int borrowed;			/* handle is the caller's (ps_tdat_open_with()) */
 	struct tracecmd_input *data;	/* the buffer read: top level or an instance */
 	char instance[64];
 	struct tep_handle *tep;
@@ -188,7 +190,7 @@ static void tdat_close(struct ps_reader *r)
 	ps_tep_kmem_free(&st->k);
 	if (st->data && st->data != st->handle)
 		tracecmd_close(st->data);
-	if (st->handle)
+	if (st->handle && !st->borrowed)
 		tracecmd_close(st->handle);
 	free(st);
 	r->priv = NULL;
@@ -221,27 +223,23 @@ static void release_from_uname(const char *uname, char *out, size_t len)
  *
  * pick_fast() looks for it with tdat_data.c (libtracecmd 1.3.1 crashes
  * opening an instance whose first page is damaged): 1 found or no buffer
- * holds a record, 0 when tdat_data.c does not handle the file, -1 on error.
+ * holds a record, 0 with *why set when tdat_data.c does not handle the file,
+ * -1 on error.
  */
-static int pick_fast(struct tdat_state *st, struct ps_reader *r, int fd, struct ps_error *err)
+static int pick_fast(struct tdat_state *st, struct ps_reader *r, int fd, uint64_t v6_options,
+		     const char **why, struct ps_error *err)
 {
 	int ncpu = st->nr_cpus;
 
 	for (int b = -1; b < tracecmd_buffer_instances(st->handle); b++) {
 		const char *name = b < 0 ? "" : tracecmd_buffer_instance_name(st->handle, b);
 		struct ps_tdat_data *d;
-		const char *why;
 
 		if (!name)
 			continue;
-		d = ps_tdat_data_open(r, fd, st->handle, name, ncpu, &why, err);
-		if (!d) {
-			if (!why)
-				return -1;
-			if (getenv("PAGESIM_TDAT_DEBUG"))
-				fprintf(stderr, "pagesim: %s: read through libtracecmd: %s\n", r->path, why);
-			return 0;
-		}
+		d = ps_tdat_data_open(r, fd, st->tep, v6_options, name, ncpu, why, err);
+		if (!d)
+			return *why ? 0 : -1;
 		if (ps_tdat_data_any(d)) {
 			st->fast = d;
 			if (b >= 0)
@@ -289,11 +287,57 @@ static void pick_libtracecmd(struct tdat_state *st, struct ps_reader *r)
 	}
 }
 
+/* How tdat_start() reads the data. */
+enum tdat_path {
+	TDAT_LIBTRACECMD,	/* libtracecmd's record path only */
+	TDAT_FAST,		/* tdat_data.c, else libtracecmd */
+	TDAT_FAST_ONLY,		/* tdat_data.c: what it does not handle is an error */
+};
+
+/* What follows opening the header: the kmem event formats, then the buffer with the events. */
+static int tdat_start(struct ps_reader *r, struct tdat_state *st, int fd, uint64_t v6_options,
+		      const struct ps_tep_kmem *kmem, enum tdat_path how, struct ps_error *err)
+{
+	const char *why = NULL;
+	int found, ret;
+
+	st->tep = tracecmd_get_tep(st->handle);
+	st->nr_cpus = tep_get_cpus(st->tep);
+	if (st->nr_cpus < 0 || st->nr_cpus > PS_READER_MAX_CPUS)
+		return ps_err(err, "%s: trace.dat declares %d CPUs: the header is damaged", r->path, st->nr_cpus);
+	r->nr_cpus = st->nr_cpus;
+	release_from_uname(tracecmd_get_uname(st->handle), r->release, sizeof(r->release));
+	if (!r->opts.kver_forced && r->release[0])
+		r->kver = ps_kver_parse(r->release);
+	found = kmem ? ps_tep_kmem_copy(&st->k, kmem) : ps_tep_kmem_init(&st->k, st->tep);
+	if (!found)
+		return ps_err(err, "%s: the trace.dat has no kmem page event formats: record kmem:mm_page_alloc and friends",
+			      r->path);
+	init_need(st);
+	st->pending = calloc(PS_READER_MAX_CPUS, sizeof(*st->pending));
+	if (!st->pending)
+		return ps_err(err, "out of memory");
+	st->data = st->handle;
+	ret = how == TDAT_LIBTRACECMD ? 0 : pick_fast(st, r, fd, v6_options, &why, err);
+	if (ret < 0)
+		return -1;
+	if (!ret && why && getenv("PAGESIM_TDAT_DEBUG"))
+		fprintf(stderr, "pagesim: %s: read through libtracecmd: %s\n", r->path, why);
+	if (!ret && how == TDAT_FAST_ONLY)
+		return ps_err(err, "%s: trace.dat data not handled: %s", r->path, why);
+	if (!ret)
+		pick_libtracecmd(st, r);
+	if (st->instance[0])
+		snprintf(r->format, sizeof(r->format), "trace.dat (instance %.40s)", st->instance);
+	else
+		snprintf(r->format, sizeof(r->format), "trace.dat");
+	return 0;
+}
+
 int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err)
 {
 	struct tdat_state *st = calloc(1, sizeof(*st));
-	const char *env;
-	int found, ret;
+	const char *env = getenv("PAGESIM_TDAT_LIBTRACECMD");
 
 	if (!st) {
 		close(fd);
@@ -308,32 +352,20 @@ int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err)
 		return ps_err(err, "%s: not a readable trace.dat (damaged header or unsupported version): check the file with 'trace-cmd dump --summary %s'",
 			      r->path, r->path);
 	}
-	st->tep = tracecmd_get_tep(st->handle);
-	st->nr_cpus = tep_get_cpus(st->tep);
-	if (st->nr_cpus < 0 || st->nr_cpus > PS_READER_MAX_CPUS)
-		return ps_err(err, "%s: trace.dat declares %d CPUs: the header is damaged", r->path, st->nr_cpus);
-	r->nr_cpus = st->nr_cpus;
-	release_from_uname(tracecmd_get_uname(st->handle), r->release, sizeof(r->release));
-	if (!r->opts.kver_forced && r->release[0])
-		r->kver = ps_kver_parse(r->release);
-	found = ps_tep_kmem_init(&st->k, st->tep);
-	if (!found)
-		return ps_err(err, "%s: the trace.dat has no kmem page event formats: record kmem:mm_page_alloc and friends",
-			      r->path);
-	init_need(st);
-	st->pending = calloc(PS_READER_MAX_CPUS, sizeof(*st->pending));
-	if (!st->pending)
+	return tdat_start(r, st, fd, tracecmd_get_options_offset(st->handle), NULL,
+			  env && *env && strcmp(env, "0") ? TDAT_LIBTRACECMD : TDAT_FAST, err);
+}
+
+int ps_tdat_open_with(struct ps_reader *r, int fd, struct tracecmd_input *handle,
+		      const struct ps_tep_kmem *kmem, uint64_t v6_options, struct ps_error *err)
+{
+	struct tdat_state *st = calloc(1, sizeof(*st));
+
+	if (!st)
 		return ps_err(err, "out of memory");
-	st->data = st->handle;
-	env = getenv("PAGESIM_TDAT_LIBTRACECMD");
-	ret = env && *env && strcmp(env, "0") ? 0 : pick_fast(st, r, fd, err);
-	if (ret < 0)
-		return -1;
-	if (!ret)
-		pick_libtracecmd(st, r);
-	if (st->instance[0])
-		snprintf(r->format, sizeof(r->format), "trace.dat (instance %.40s)", st->instance);
-	else
-		snprintf(r->format, sizeof(r->format), "trace.dat");
-	return 0;
+	r->priv = st;
+	r->ops = &tdat_ops;
+	st->handle = handle;
+	st->borrowed = 1;
+	return tdat_start(r, st, fd, v6_options, kmem, TDAT_FAST_ONLY, err);
 }

@@ -32,9 +32,6 @@
 #include "reader-local.h"
 #include "tdat_data.h"
 
-/* Exported by libtracecmd 1.x but absent from its public header. */
-size_t tracecmd_get_options_offset(struct tracecmd_input *handle);
-
 enum {
 	OPT_DONE = 0,
 	OPT_DATE = 1,
@@ -70,7 +67,7 @@ struct region {
 struct layout {
 	int version, long_size, page_size, zstd;
 	uint64_t file_size, options_start;
-	long long ts_offset;
+	uint64_t ts_offset;		/* signed, kept unsigned: any DATE or OFFSET wraps, no overflow */
 	uint32_t mult, shift;
 	int unsupported, damaged;
 	const char *why;
@@ -101,7 +98,7 @@ struct tcpu {
 struct ps_tdat_data {
 	int fd;
 	int long_size, page_size, start, compressed;
-	long long ts_offset;
+	uint64_t ts_offset;
 	uint32_t mult, shift;
 	ZSTD_DCtx *z;
 	uint8_t *zin;
@@ -262,10 +259,11 @@ static int option(struct layout *l, uint16_t id, const uint8_t *p, uint32_t size
 {
 	switch (id) {
 	case OPT_DATE:
-		l->ts_offset += opt_number(p, size) * 1000;
+		/* microseconds; libtracecmd's sum in long long wraps the same way in practice */
+		l->ts_offset += (uint64_t)opt_number(p, size) * 1000;
 		break;
 	case OPT_OFFSET:
-		l->ts_offset += opt_number(p, size);
+		l->ts_offset += (uint64_t)opt_number(p, size);
 		break;
 	case OPT_TIME_SHIFT:
 		if (size >= 16)
@@ -355,7 +353,7 @@ static uint8_t *section_body(struct layout *l, struct ps_tdat_data *d, uint64_t 
 
 static int options_v7(struct layout *l, struct ps_tdat_data *d)
 {
-	uint64_t off = l->options_start;
+	uint64_t off = l->options_start, total = 0;
 
 	for (int n = 0; off; n++) {
 		uint32_t len, pos = 0;
@@ -368,6 +366,12 @@ static int options_v7(struct layout *l, struct ps_tdat_data *d)
 		body = section_body(l, d, off, &len);
 		if (!body)
 			return -1;
+		/* a chain that loops back over large sections: bounded work, not MAX_SECTIONS of them */
+		total += len;
+		if (total > MAX_CHUNK) {
+			free(body);
+			return refuse(l, "options sections too large");
+		}
 		while (pos + 6 <= len) {
 			uint16_t id = le32(body + pos) & 0xffff;
 			uint32_t size = le32(body + pos + 2);
@@ -453,9 +457,9 @@ static int flyrecord_v6(struct layout *l, struct ps_tdat_data *d, uint64_t off, 
 	return set_regions(l, 0, reg, ncpu, 0);
 }
 
-static int layout_v6(struct layout *l, struct ps_tdat_data *d, struct tracecmd_input *top, int ncpu)
+static int layout_v6(struct layout *l, struct ps_tdat_data *d, uint64_t off, int ncpu)
 {
-	uint64_t buf = 0, end, off = tracecmd_get_options_offset(top);
+	uint64_t buf = 0, end;
 	uint8_t mark[10];
 
 	if (!off)
@@ -829,11 +833,10 @@ static struct ps_tdat_data *give_up(struct ps_tdat_data *d, struct layout *l, co
 	return NULL;
 }
 
-struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tracecmd_input *top,
-				       const char *instance, int ncpu, const char **why,
-				       struct ps_error *err)
+struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tep_handle *tep,
+				       uint64_t v6_options, const char *instance, int ncpu,
+				       const char **why, struct ps_error *err)
 {
-	struct tep_handle *tep = tracecmd_get_tep(top);
 	struct ps_tdat_data *d = calloc(1, sizeof(*d));
 	struct layout l = { .want = instance };
 	uint64_t vnext;
@@ -845,11 +848,8 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 		return give_up(d, &l, why, r->path, err);
 	}
 	d->fd = fd;
-	d->z = ZSTD_createDCtx();
 	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
 		refuse(&l, "big-endian host");
-	else if (!d->z)
-		refuse(&l, "out of memory");
 	else if (tep_get_header_timestamp_size(tep) != 8 || tep_is_old_format(tep))
 		refuse(&l, "old ring-buffer page format");
 	if (l.unsupported || header(&l, d) < 0)
@@ -860,9 +860,11 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 		refuse(&l, "odd page size");
 	else if (ncpu < 0 || ncpu > PS_READER_MAX_CPUS)
 		refuse(&l, "odd CPU count");
+	else if (l.zstd && !(d->z = ZSTD_createDCtx()))	/* only files with compression use it */
+		refuse(&l, "out of memory");
 	if (l.unsupported)
 		return give_up(d, &l, why, r->path, err);
-	if ((l.version == 6 ? layout_v6(&l, d, top, ncpu) : options_v7(&l, d)) < 0)
+	if ((l.version == 6 ? layout_v6(&l, d, v6_options, ncpu) : options_v7(&l, d)) < 0)
 		return give_up(d, &l, why, r->path, err);
 	if (!l.found && *instance) {
 		refuse(&l, "buffer not found in the options");
@@ -941,7 +943,8 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct trace
 			vnext = round_page(vnext + total, d->page_size);
 			c->cap = largest + d->page_size + SLACK;
 		} else {
-			c->cap = RAW_WINDOW + d->page_size + SLACK;
+			/* load_window() reads at most this much */
+			c->cap = (g->size < RAW_WINDOW ? g->size : RAW_WINDOW) + d->page_size + SLACK;
 		}
 		c->buf = malloc(c->cap);
 		if (!c->buf) {

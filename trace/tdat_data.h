@@ -16,6 +16,8 @@
 #ifndef PS_TDAT_DATA_H
 #define PS_TDAT_DATA_H
 
+#include <stdint.h>
+
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/event-parse.h>
 
@@ -26,15 +28,17 @@ struct ps_tdat_data;
 
 /*
  * Prepares reading the buffer @instance ("" for the top-level one) of the
- * trace.dat open as @top on @fd, @ncpu CPUs (as libtracecmd counts them).
- * Returns the reader; NULL with *why set when the file holds something this
- * does not handle (the caller then reads through libtracecmd), or NULL with
- * @err filled and *why NULL on a fatal error (damage found in the first
- * pages, with --strict).
+ * trace.dat on @fd, @ncpu CPUs (as libtracecmd counts them), @tep its event
+ * formats, @v6_options where a v6 file's options start (libtracecmd's
+ * tracecmd_get_options_offset(); v7 files give it in their header).
+ * Everything else is read from @fd.  Returns the reader; NULL with *why set
+ * when the file holds something this does not handle (the caller then reads
+ * through libtracecmd), or NULL with @err filled and *why NULL on a fatal
+ * error (damage found in the first pages, with --strict).
  */
-struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tracecmd_input *top,
-				       const char *instance, int ncpu, const char **why,
-				       struct ps_error *err);
+struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tep_handle *tep,
+				       uint64_t v6_options, const char *instance, int ncpu,
+				       const char **why, struct ps_error *err);
 
 /*
  * The next record by time in *rec (valid until the next call): 1, 0 at

@@ -46,6 +46,18 @@ int ps_tep_kmem_init(struct ps_tep_kmem *k, struct tep_handle *tep)
 	return found;
 }
 
+int ps_tep_kmem_copy(struct ps_tep_kmem *k, const struct ps_tep_kmem *from)
+{
+	int found = 0;
+
+	*k = *from;
+	k->gfp_used = 0;
+	trace_seq_init(&k->seq);
+	for (int t = 0; t < PS_EV_NR; t++)
+		found += k->f[t].event != NULL;
+	return found;
+}
+
 void ps_tep_kmem_free(struct ps_tep_kmem *k)
 {
 	trace_seq_destroy(&k->seq);

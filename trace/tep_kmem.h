@@ -43,6 +43,8 @@ struct ps_tep_kmem {
 
 /* Looks up the six events and their fields in @tep; returns how many exist. */
 int ps_tep_kmem_init(struct ps_tep_kmem *k, struct tep_handle *tep);
+/* The same from @from, looked up once already (no gfp cached); returns how many exist. */
+int ps_tep_kmem_copy(struct ps_tep_kmem *k, const struct ps_tep_kmem *from);
 void ps_tep_kmem_free(struct ps_tep_kmem *k);
 
 /*

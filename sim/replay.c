@@ -1225,15 +1225,7 @@ static int node_balanced(struct ps_replay *r, int node, int classzone)
 	return 0;
 }
 
-/* pgdat_watermark_boosted: some zone of the node has a boosted watermark (5.0+). */
-static int node_boosted(const struct ps_replay *r, int node)
-{
-	for (int zi = 0; zi < r->nr_zones; zi++)
-		if (r->zones[zi].node == node && r->zones[zi].watermark_boost)
-			return 1;
-	return 0;
-}
-
+/* The node's boosts summed; non-zero: pgdat_watermark_boosted (5.0+). */
 static long node_boost(const struct ps_replay *r, int node)
 {
 	long sum = 0;
@@ -1277,7 +1269,7 @@ static void wake_kswapd(struct ps_replay *r, int node, int classzone, uint64_t n
 	if (k->req_zoneidx < classzone)
 		k->req_zoneidx = classzone;
 	if ((k->awake && !k->napping) || k->failures >= PS_MAX_RECLAIM_RETRIES ||
-	    (node_balanced(r, node, classzone) && !node_boosted(r, node)))
+	    (node_balanced(r, node, classzone) && !node_boost(r, node)))
 		return;
 	if (k->napping) {
 		k->hit_quickly_low++;
@@ -1483,7 +1475,7 @@ static void run_kswapd(struct ps_replay *r, uint64_t now)
 			/* kswapd_try_to_sleep after HZ/10: sleep for good only if still balanced */
 			if (k->req_zoneidx >= 0)
 				k->zoneidx = k->req_zoneidx;
-			if (node_balanced(r, n, k->zoneidx) && !node_boosted(r, n)) {
+			if (node_balanced(r, n, k->zoneidx) && !node_boost(r, n)) {
 				k->awake = 0;
 				k->napping = 0;
 				r->nr_awake--;
@@ -1755,7 +1747,8 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 		ps_zone_mark(z, idx, ev->order, PG_ALLOC, mt);
 		for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < r->tz[ti].nr_pages; i++)
 			r->map[tg + i] = (uint32_t)(r->gbase[z->index] + idx + i + 1);
-		if (lru_page(ev->gfp))
+		/* the page-cache ring is read only when the model's kswapd does not take over */
+		if (!(r->kswapd_takeover && r->trace_has_comm) && lru_page(ev->gfp))
 			lru_add(r, z->node, (uint32_t)tg);
 		a.pfn = z->start_pfn + idx;
 		a.cpu = cpu;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -146,59 +147,74 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 
 /*
  * ps_counters_event() over a batch, in one pass over a chunk: every event's
- * zone is looked up without a branch; events per type, mm_page_free and
- * mm_page_free_batched pages add in registers without a branch on the type;
- * an allocation whose zone and CPU node the tables give is counted in
- * place; the unusual events (a failed allocation, a pfn outside the zone
- * table or on a zone boundary, extfrag, an order out of range) go, in
- * trace order, to ps_counters_event().  (Listing the allocations for a
- * second pass, to spare the branch on the type, measured no faster.)
+ * zone is looked up without a branch, and whether it needs
+ * ps_counters_event() comes from a table by type and order (an order out of
+ * range, extfrag) and its zone (a failed allocation or a free whose pfn is
+ * outside the zone table or on a zone boundary).  The others add one to
+ * their (type, order) cell, which gives events per type and the pages of
+ * mm_page_free and mm_page_free_batched at the end of the chunk; an
+ * allocation whose zone and CPU node the tables give is counted in place.
+ * The unusual events go, in trace order, to ps_counters_event().  (Listing
+ * the allocations for a second pass, to spare the branch on the type,
+ * measured no faster.)
  */
-#define BATCH_CHUNK 1023	/* events per chunk: the 10-bit tally fields cannot overflow */
+#define BATCH_CHUNK 4096
+#define SLOW_ALWAYS 2	/* slow_by_key: always ps_counters_event() */
+#define SLOW_NO_ZONE 1	/* slow_by_key: ps_counters_event() when the table has no zone */
+
+static uint8_t slow_by_key[PS_EV_NR << 8];	/* by type << 8 | order */
+
+static void init_slow_by_key(void)
+{
+	for (int t = 0; t < PS_EV_NR; t++)
+		for (int o = 0; o < 256; o++)
+			slow_by_key[t << 8 | o] = t == PS_EV_EXTFRAG || o >= PS_NR_ORDERS ? SLOW_ALWAYS :
+						  t == PS_EV_ALLOC || t == PS_EV_FREE ? SLOW_NO_ZONE : 0;
+}
 
 static void batch_chunk(struct ps_counters *c, const struct ps_event *evs, int n)
 {
 	const struct ps_machine *m = c->m;
 	const int16_t *zt = c->zt.zt;
-	const uint64_t zt_len = c->zt.len;
+	const uint64_t zt_last = c->zt.len - 1;
 	const int zt_shift = c->zt.shift;
-	uint64_t tally = 0, pgfree = 0, batched = 0;
+	uint32_t cell[PS_EV_NR][16] = { { 0 } };
 
 	for (int i = 0; i < n; i++) {
 		const struct ps_event *ev = &evs[i];
-		unsigned int type = ev->type, order = ev->order, slow;
-		uint64_t t = ev->pfn >> zt_shift, pages = 1ull << (order & 63);
-		int z = zt[t < zt_len ? t : 0];
-
+		unsigned int type = ev->type, order = ev->order, key = type << 8 | order;
+		uint64_t t = ev->pfn >> zt_shift;
 		/* a pfn beyond the table: as a zone boundary, for ps_counters_event() */
-		z = t < zt_len ? z : -2;
-		slow = (order >= PS_NR_ORDERS) | (type >= PS_EV_EXTFRAG) | ((type <= PS_EV_FREE) & (z < 0));
-		if (__builtin_expect(slow, 0)) {
+		int z = t <= zt_last ? zt[t] : -2;
+
+		if (__builtin_expect(slow_by_key[key] & (SLOW_ALWAYS | (unsigned int)(z < 0)), 0)) {
 			ps_counters_event(c, ev);
 			continue;
 		}
-		tally += 1ull << (10 * type);
-		pgfree += pages & -(uint64_t)(type == PS_EV_FREE);
-		batched += pages & -(uint64_t)(type == PS_EV_FREE_BATCHED);
+		cell[type][order]++;
 		if (type == PS_EV_ALLOC)
 			count_alloc(c, &m->zones[z], ev);
 	}
 	for (int t = 0; t < PS_EV_NR; t++)
-		c->events[t] += (tally >> (10 * t)) & 1023;
-	c->pgfree += pgfree;
-	c->pgfree_batched_pages += batched;
+		for (int o = 0; o < PS_NR_ORDERS; o++)
+			c->events[t] += cell[t][o];
+	for (int o = 0; o < PS_NR_ORDERS; o++) {
+		c->pgfree += (uint64_t)cell[PS_EV_FREE][o] << o;
+		c->pgfree_batched_pages += (uint64_t)cell[PS_EV_FREE_BATCHED][o] << o;
+	}
 }
 
 void ps_counters_batch(struct ps_counters *c, const struct ps_event *evs, int n)
 {
-	_Static_assert(PS_EV_NR * 10 <= 64 && PS_EV_EXTFRAG == PS_EV_NR - 1 && PS_EV_ALLOC == 0 &&
-		       PS_EV_FREE == 1,
-		       "ps_counters_batch() relies on the order of the event types");
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	_Static_assert(PS_NR_ORDERS <= 16, "ps_counters_batch() cells");
 	if (!c->m) {
 		for (int i = 0; i < n; i++)
 			ps_counters_event(c, &evs[i]);
 		return;
 	}
+	pthread_once(&once, init_slow_by_key);
 	for (int i = 0; i < n; i += BATCH_CHUNK)
 		batch_chunk(c, evs + i, n - i < BATCH_CHUNK ? n - i : BATCH_CHUNK);
 }

@@ -116,6 +116,7 @@ struct pgs_state {
 	struct ps_event batch[PGS_BATCH];
 	/* decode_fast()'s tables, by control byte and by aux byte */
 	uint64_t tally[256];
+	uint64_t type_word[256];
 	uint32_t gfp_mask[256];
 	uint8_t aux[256][4];
 };
@@ -886,6 +887,7 @@ static void fast_tables(struct pgs_state *st)
 		int type = c & PS_PGS_C_TYPE;
 
 		st->tally[c] = type < PS_EV_NR ? 1ull << (TALLY_BITS * type) : 0;
+		st->type_word[c] = (uint64_t)type << 48;
 		if (type == PS_EV_ALLOC && (c & PS_PGS_C_NOPFN))
 			st->tally[c] += 1ull << TALLY_FAILED;
 		/* gfp of mm_page_alloc and of extended events */
@@ -938,23 +940,32 @@ static void account_fast(struct ps_reader *r, const struct pgs_state *st, int n,
 	}
 }
 
-/* Stores pid, cpu, type and order, which lie together in struct ps_event: one store where it can. */
-static inline void put_pid_cpu_type_order(struct ps_event *e, int32_t pid, unsigned int cpu,
-					  unsigned int type, unsigned int order)
+/*
+ * pid, cpu, type and order lie together in struct ps_event: decode_fast()
+ * keeps pid and cpu in one word (pid_cpu()), takes type from a table by
+ * control byte (type << 48) and stores the four with one store.
+ */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+_Static_assert(offsetof(struct ps_event, cpu) == offsetof(struct ps_event, pid) + 4 &&
+	       offsetof(struct ps_event, type) == offsetof(struct ps_event, pid) + 6 &&
+	       offsetof(struct ps_event, order) == offsetof(struct ps_event, pid) + 7,
+	       "struct ps_event layout");
+#endif
+
+static inline uint64_t pid_cpu(int32_t pid, unsigned int cpu)
+{
+	return (uint32_t)pid | (uint64_t)cpu << 32;
+}
+
+static inline void put_pid_cpu_type_order(struct ps_event *e, uint64_t w)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	_Static_assert(offsetof(struct ps_event, cpu) == offsetof(struct ps_event, pid) + 4 &&
-		       offsetof(struct ps_event, type) == offsetof(struct ps_event, pid) + 6 &&
-		       offsetof(struct ps_event, order) == offsetof(struct ps_event, pid) + 7,
-		       "struct ps_event layout");
-	uint64_t w = (uint32_t)pid | (uint64_t)cpu << 32 | (uint64_t)type << 48 | (uint64_t)order << 56;
-
 	memcpy(&e->pid, &w, 8);
 #else
-	e->pid = pid;
-	e->cpu = cpu;
-	e->type = type;
-	e->order = order;
+	e->pid = (int32_t)(uint32_t)w;
+	e->cpu = (uint16_t)(w >> 32);
+	e->type = (uint8_t)(w >> 48);
+	e->order = (uint8_t)(w >> 56);
 #endif
 }
 
@@ -981,7 +992,7 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 	const uint8_t *ctrl = st->col[PS_PGS_COL_CTRL], *tsc = st->col[PS_PGS_COL_TS];
 	const uint8_t *pfnc = st->col[PS_PGS_COL_PFN], *ordc = st->col[PS_PGS_COL_ORDER];
 	const uint8_t *auxc = st->col[PS_PGS_COL_AUX], *gfpc = st->col[PS_PGS_COL_GFP];
-	uint64_t ts = st->prev_ts, pfn, v, tally = 0, tsor = 0, total;
+	uint64_t ts = st->prev_ts, pfn, v, tally = 0, tsor = 0, total, pidcpu;
 	unsigned int cpu = st->prev_cpu, maxc = cpu;
 	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH;
 	struct ps_event *e = st->batch, *stop = e + n;
@@ -991,14 +1002,15 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 		return -2;
 	pid = st->pid[cpu];
 	pfn = st->pfn[cpu];
+	pidcpu = pid_cpu(pid, cpu);
 	for (; e < stop; e++) {
 		unsigned int c = *ctrl++, type = c & PS_PGS_C_TYPE;
 		uint32_t gm = st->gfp_mask[c];
+		const uint8_t *p;
 
 		tally += st->tally[c];
 		if (__builtin_expect(c & PS_PGS_C_CPU, 0)) {
-			const uint8_t *p = varint_unchecked(st->col[PS_PGS_COL_CPU], &v);
-
+			p = varint_unchecked(st->col[PS_PGS_COL_CPU], &v);
 			if (!p || v >= PS_PGS_MAX_CPU_STATE)
 				return -2;
 			st->col[PS_PGS_COL_CPU] = p;
@@ -1008,16 +1020,17 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 			maxc = cpu > maxc ? cpu : maxc;
 			pid = st->pid[cpu];
 			pfn = st->pfn[cpu];
+			pidcpu = pid_cpu(pid, cpu);
 		}
 		if (__builtin_expect(c & PS_PGS_C_PID, 0)) {
-			const uint8_t *p = varint_unchecked(st->col[PS_PGS_COL_PID], &v);
-
+			p = varint_unchecked(st->col[PS_PGS_COL_PID], &v);
 			if (!p)
 				return -2;
 			st->col[PS_PGS_COL_PID] = p;
 			pid = (int32_t)ps_unzigzag(v);
+			pidcpu = pid_cpu(pid, cpu);
 		}
-		put_pid_cpu_type_order(e, pid, cpu, type, *ordc++);
+		put_pid_cpu_type_order(e, pidcpu | st->type_word[c] | (uint64_t)*ordc++ << 56);
 		if (__builtin_expect(!(c & PS_PGS_C_NOPFN), 1)) {
 			/* pfns of one cpu are often near each other: one byte */
 			if (__builtin_expect(*pfnc < 0x80, 1))

@@ -4,7 +4,9 @@
  * the zone ps_machine_zone_of() gives, pfn by pfn, on layouts that make the
  * table fall back: zone boundaries inside a chunk, nested spans (a node's
  * DMA32 covering another node's range), gaps between zones, and a layout
- * so large that one chunk holds several zones.
+ * so large that one chunk holds several zones.  And ps_counters_batch()
+ * counts as ps_counters_event() one event at a time does, on random events
+ * of every kind, unusual ones included.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,76 @@ static void compare(const struct ps_machine *m, uint64_t end, uint64_t step)
 	CHECK(outside < end / step);	/* the layout is not empty */
 }
 
+/* Every counter of @c and @d agree: all of struct ps_counters, and what ps_counters_to_kv() writes. */
+static int same_counters(struct ps_counters *c, struct ps_counters *d)
+{
+	struct ps_kv a, b;
+	int bad = memcmp(c, d, sizeof(*c)) != 0;
+
+	ps_kv_init(&a);
+	ps_kv_init(&b);
+	CHECK_EQ(ps_counters_to_kv(c, &a), 0);
+	CHECK_EQ(ps_counters_to_kv(d, &b), 0);
+	CHECK_EQ(a.nr, b.nr);
+	for (int i = 0; i < a.nr && i < b.nr; i++)
+		bad += strcmp(a.items[i].name, b.items[i].name) || a.items[i].value != b.items[i].value;
+	ps_kv_free(&a);
+	ps_kv_free(&b);
+	return bad == 0;
+}
+
+/*
+ * ps_counters_batch() against ps_counters_event(): random events on @m,
+ * in batches of random size; every tenth or so unusual (a failed
+ * allocation, an order out of range, extfrag, a pfn outside every zone or
+ * beyond the zone table, a CPU without a node).
+ */
+static void compare_batch(const struct ps_machine *m, uint64_t end)
+{
+	static struct ps_counters c, d;
+	static struct ps_event evs[5000];
+	uint64_t seed = 88172645463325252ull;
+	int nonzero = 0;
+
+	ps_counters_init(&c, m, 9);
+	ps_counters_init(&d, m, 9);
+	for (int round = 0; round < 40; round++) {
+		int n = 1 + (int)(seed % 5000);
+
+		for (int i = 0; i < n; i++) {
+			struct ps_event *e = &evs[i];
+			uint64_t r;
+
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			r = seed;
+			memset(e, 0, sizeof(*e));
+			e->type = r % PS_EV_NR;
+			e->order = (r >> 3) % 4;
+			e->pfn = (r >> 8) % end;
+			e->cpu = (r >> 48) % (m->nr_cpus + 1);
+			e->gfp = (r >> 40) & 1 ? PS_GFP_THISNODE : 0;
+			e->migratetype = e->alloc_migratetype = (r >> 41) % 3;
+			e->fallback_migratetype = (r >> 43) % 3;
+			e->fallback_order = (r >> 45) % 11;
+			switch ((r >> 58) % 40) {
+			case 0: e->pfn = PS_PFN_NONE; break;
+			case 1: e->order = 11 + (r & 0x3f); break;
+			case 2: e->pfn = end + (r & 0xfff); break;
+			case 3: e->pfn = ~0ull >> (r & 7); break;
+			}
+		}
+		ps_counters_batch(&c, evs, n);
+		for (int i = 0; i < n; i++)
+			ps_counters_event(&d, &evs[i]);
+	}
+	CHECK(same_counters(&c, &d));
+	for (int t = 0; t < PS_EV_NR; t++)
+		nonzero += c.events[t] > 1000;
+	CHECK_EQ(nonzero, PS_EV_NR);
+	CHECK(c.numa_miss > 0 && c.numa_hit > 0 && c.pfn_outside_zones > 0 && c.bad_order > 0);
+	CHECK(c.cpu_without_node > 0 && c.alloc_failed > 0 && c.pgfree > 0 && c.pgfree_batched_pages > 0);
+}
+
 int main(void)
 {
 	struct ps_machine *m = malloc(sizeof(*m));
@@ -76,6 +148,11 @@ int main(void)
 	add_zone(m, 1, PS_ZONE_MOVABLE, 7000000, 999);
 	ps_machine_finish(m);
 	compare(m, 8000000, 1);
+	m->nr_cpus = 3;
+	m->cpu_node[1] = 1;
+	m->cpu_node[2] = -1;
+	compare_batch(m, 8000000);
+	m->nr_cpus = 1;
 
 	/* the stand-in x86-64 layout: zones up to 2^40, several zones in one chunk */
 	ps_machine_assume_x86_64(m, 1);

@@ -27,7 +27,7 @@ PY
 [ "${PAGESIM_QUICK:-}" = 1 ] && exit $status
 PAGESIM_EXTRA_PKGS="clang libclang-rt-14-dev valgrind" scripts/install-deps.sh
 echo "== sanitizer build (ASan+UBSan): whole suite"
-[ -d build-asan ] || meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+[ -d build-asan ] || meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false >/dev/null
 ninja -C build-asan >/dev/null
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 PAGESIM_SLOW=4 \

@@ -32,7 +32,7 @@ while getopts t:n:l:uk o; do
 done
 shift $((OPTIND - 1))
 if [ ! -d "$B" ]; then
-	CC=clang meson setup "$B" -Dfuzz=true -Db_sanitize=$san -Db_lundef=false \
+	CC=clang meson setup "$B" -Dfuzz=true -Db_sanitize=$san -Db_lundef=false -Db_lto=false \
 		-Dbuildtype=debugoptimized >/dev/null ||
 		{ echo "fuzz/run.sh: meson setup $B failed (is clang installed?)" >&2; exit 1; }
 fi

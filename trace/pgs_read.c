@@ -992,7 +992,7 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 	const uint8_t *ctrl = st->col[PS_PGS_COL_CTRL], *tsc = st->col[PS_PGS_COL_TS];
 	const uint8_t *pfnc = st->col[PS_PGS_COL_PFN], *ordc = st->col[PS_PGS_COL_ORDER];
 	const uint8_t *auxc = st->col[PS_PGS_COL_AUX], *gfpc = st->col[PS_PGS_COL_GFP];
-	uint64_t ts = st->prev_ts, pfn, v, tally = 0, tsor = 0, total, pidcpu;
+	uint64_t ts = st->prev_ts, pfn, v, tally = 0, tsor = 0, total, pidcpu, pmax = 0;
 	unsigned int cpu = st->prev_cpu, maxc = cpu;
 	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH;
 	struct ps_event *e = st->batch, *stop = e + n;
@@ -1038,8 +1038,7 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 			else if (!(pfnc = varint4(pfnc, &v)))
 				return -2;
 			pfn += (uint64_t)ps_unzigzag(v);
-			/* a pfn that reads as none: the batch is accounted event by event */
-			tsor |= (uint64_t)(pfn == PS_PFN_NONE) << 63;
+			pmax = pfn > pmax ? pfn : pmax;
 			e->pfn = pfn;
 		} else {
 			e->pfn = PS_PFN_NONE;
@@ -1092,6 +1091,8 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 	    gfpc > st->end[PS_PGS_COL_GFP] || st->col[PS_PGS_COL_XF] > st->end[PS_PGS_COL_XF] ||
 	    st->col[PS_PGS_COL_EXT] > st->end[PS_PGS_COL_EXT])
 		return -2;
+	/* a pfn that reads as none (the highest there is): the batch is accounted event by event */
+	tsor |= (uint64_t)(pmax == PS_PFN_NONE) << 63;
 	account_fast(r, st, n, tally, maxc, tsor, st->prev_ts, ts);
 	st->pid[cpu] = pid;
 	st->pfn[cpu] = pfn;

@@ -67,7 +67,9 @@ struct ps_zone {
 	uint32_t nr_pageblocks;
 	struct ps_free_area free_area[PS_NR_ORDERS];
 	uint64_t nr_free_pages;		/* NR_FREE_PAGES: pages free in the buddy */
-	uint64_t nr_pcp_pages;		/* pages held on per-CPU lists */
+	uint64_t nr_pcp_pages;		/* pages held on per-CPU lists: change it by ps_zone_pcp_add() */
+	uint64_t *pcp_changed;		/* when set: pcp_changed_bit is ORed in at each change */
+	uint64_t pcp_changed_bit;
 	int nr_isolate_pageblock;
 	long nr_reserved_highatomic;	/* pages in HIGHATOMIC pageblocks */
 	/* watermarks (pages) and boost */
@@ -89,6 +91,14 @@ struct ps_zone {
 };
 
 /* Allocates the zone's arrays (all pages PG_ALLOC order 0, blocks MOVABLE); -1 on ENOMEM. */
+/* Adds @pages (negative: takes) to the pages held on the zone's per-CPU lists. */
+static inline void ps_zone_pcp_add(struct ps_zone *z, int64_t pages)
+{
+	z->nr_pcp_pages += (uint64_t)pages;
+	if (z->pcp_changed)
+		*z->pcp_changed |= z->pcp_changed_bit;
+}
+
 int ps_zone_create(struct ps_zone *z, const struct ps_zone_desc *d, int index,
 		   const struct ps_profile *prof, int pageblock_order);
 void ps_zone_destroy(struct ps_zone *z);

@@ -572,7 +572,7 @@ static struct access acc_pop(struct ps_lock *lk)
 	return top;
 }
 
-static void run_access(struct ps_lock *lk, struct access *a);
+static void run_access(struct ps_lock *lk, struct access *a, int chain, uint64_t horizon);
 
 static void acc_push(struct ps_lock *lk, struct access a)
 {
@@ -583,7 +583,7 @@ static void acc_push(struct ps_lock *lk, struct access a)
 		struct access e = acc_pop(lk);
 
 		lk->forced++;
-		run_access(lk, &e);
+		run_access(lk, &e, 0, 0);
 	}
 	a.seq = lk->seq++;
 	i = lk->nr_aheap++;
@@ -594,7 +594,12 @@ static void acc_push(struct ps_lock *lk, struct access a)
 	lk->aheap[i] = a;
 }
 
-static void run_access(struct ps_lock *lk, struct access *a)
+/*
+ * Runs @a.  With @chain, the page accesses of a section that would come
+ * out of the heap next anyway (before its top, and by @horizon) run in a
+ * loop instead of going through it: the same order, seq numbers included.
+ */
+static void run_access(struct ps_lock *lk, struct access *a, int chain, uint64_t horizon)
 {
 	struct ps_cl *cl = lk->cl;
 
@@ -611,17 +616,24 @@ static void run_access(struct ps_lock *lk, struct access *a)
 	case A_SPIN_END:
 		ps_cl_spin_end(cl, a->zone, a->cpu);
 		break;
-	case A_PAGE:
-		ps_cl_access(cl, a->zone, lk->line_list[a->order][a->mt], a->cpu, 1, a->tag);
-		ps_cl_access(cl, a->zone, lk->line_nr_free[a->order], a->cpu, 1, a->tag);
-		if (a->i + 1 < a->n) {
-			struct access next = *a;
+	case A_PAGE: {
+		struct access next = *a;
 
+		for (;;) {
+			ps_cl_access(cl, next.zone, lk->line_list[next.order][next.mt], next.cpu, 1, next.tag);
+			ps_cl_access(cl, next.zone, lk->line_nr_free[next.order], next.cpu, 1, next.tag);
+			if (next.i + 1 >= next.n)
+				break;
 			next.i++;
 			next.t += lk->p.page_ns;
-			acc_push(lk, next);
+			if (!chain || next.t > horizon || (lk->nr_aheap && next.t >= lk->aheap[0].t)) {
+				acc_push(lk, next);
+				break;
+			}
+			next.seq = lk->seq++;	/* as acc_push() would number it */
 		}
 		break;
+	}
 	case A_STAT:
 		ps_cl_access(cl, a->zone, lk->line_stat, a->cpu, 1, a->tag);
 		break;
@@ -636,7 +648,7 @@ static void run_accesses_until(struct ps_lock *lk, uint64_t horizon)
 	while (lk->nr_aheap && lk->aheap[0].t <= horizon) {
 		struct access a = acc_pop(lk);
 
-		run_access(lk, &a);
+		run_access(lk, &a, 1, horizon);
 	}
 }
 

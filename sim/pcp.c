@@ -191,7 +191,7 @@ static void drain_one(struct ps_zone *z, uint32_t idx)
 	int mt = z->prof->pcp_mt_cache ? z->mt[idx] : ps_pageblock_mt(z, idx);
 
 	ps_zone_mark(z, idx, order, PG_ALLOC, mt);
-	z->nr_pcp_pages -= 1u << order;
+	ps_zone_pcp_add(z, -(int64_t)(1u << order));
 	ps_free_one_page(z, idx, order, mt, 0);
 }
 
@@ -277,7 +277,7 @@ uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 			ps_list_add_tail(z, l, b);
 			pcp->count += 1 << order;
 			pcp->refill_pages += 1 << order;
-			z->nr_pcp_pages += 1u << order;
+			ps_zone_pcp_add(z, 1u << order);
 			got++;
 		}
 		lock_section(z, got << order,
@@ -288,7 +288,7 @@ uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 	idx = l->head;
 	ps_list_del(z, l, idx);
 	pcp->count -= 1 << order;
-	z->nr_pcp_pages -= 1u << order;
+	ps_zone_pcp_add(z, -(int64_t)(1u << order));
 	ps_pcp_note_alloc(pcp);
 	ps_zone_mark(z, idx, order, PG_ALLOC, mt);
 	return idx;
@@ -307,7 +307,7 @@ void ps_pcp_free(struct ps_zone *z, struct ps_pcp *pcp, uint32_t idx, int order)
 	ps_zone_mark(z, idx, order, PG_PCP, mt);
 	ps_list_add(z, &pcp->lists[pi], idx);
 	pcp->count += 1 << order;
-	z->nr_pcp_pages += 1u << order;
+	ps_zone_pcp_add(z, 1u << order);
 	{
 		int n = ps_pcp_drain_pages(pcp, z->prof, order);
 

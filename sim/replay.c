@@ -121,6 +121,7 @@ struct ps_replay {
 	struct ps_lock_follow *lockf;
 	int lock_finished;
 	uint64_t *last_pcp_pages;		/* per zone, as last told to the lock model */
+	uint64_t pcp_changed;			/* zones (below 64) whose nr_pcp_pages changed in this event */
 	uint64_t now_ns;			/* time of the event being replayed */
 	int nr_awake;				/* kswapd threads awake */
 	int node_zone[PS_MAX_NODES][PS_ZONE_NR];	/* zone index of (node, type), -1 none */
@@ -350,6 +351,10 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 		}
 		z->extfrag = model_extfrag;
 		z->extfrag_ctx = r;
+		if (m->nr_zones <= 64) {
+			z->pcp_changed = &r->pcp_changed;
+			z->pcp_changed_bit = 1ull << i;
+		}
 		r->gbase[i] = r->total_pages;
 		r->total_pages += z->nr_pages;
 		r->touch[i] = calloc(z->nr_pages, 1);
@@ -485,6 +490,7 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 		goto nomem;
 	for (int i = 0; i < r->nr_zones; i++)
 		r->last_pcp_pages[i] = UINT64_MAX;	/* every zone reports at the first event */
+	r->pcp_changed = ~0ull;
 	return r;
 nomem:
 	snprintf(err, len, "out of memory building the model");
@@ -727,13 +733,13 @@ static void build_zone(struct ps_replay *r, int zi)
 				o = 0;
 			ps_zone_mark(z, i, o, PG_PCP, ps_pageblock_mt(z, i));
 			z->next[i] = PS_NIL;
-			z->nr_pcp_pages += 1u << o;
+			ps_zone_pcp_add(z, 1u << o);
 			i += (1u << o) - 1;
 		} else if (on_pcp) {
 			/* a tail first seen alone */
 			ps_zone_mark(z, i, 0, PG_PCP, ps_pageblock_mt(z, i));
 			z->next[i] = PS_NIL;
-			z->nr_pcp_pages++;
+			ps_zone_pcp_add(z, 1);
 		}
 	}
 	/* the snapshot's free blocks the trace does not account for */
@@ -930,7 +936,7 @@ static void account_invisible(struct ps_replay *r, struct ps_zone *z, uint32_t h
 		ps_counters_event(&r->inv, &a);
 	}
 	r->invisible_pages += 1u << k;
-	z->nr_pcp_pages -= 1u << k;
+	ps_zone_pcp_add(z, -(int64_t)(1u << k));
 	ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
 }
 
@@ -1041,28 +1047,28 @@ static void follow_event(struct ps_replay *r, const struct ps_event *ev)
 		} else if (kind == PG_PCP && h == idx && k == ev->order) {
 			/* freed straight to the buddy (pcp trylock failed) without our knowing */
 			r->pcp_resyncs++;
-			z->nr_pcp_pages -= 1u << k;
+			ps_zone_pcp_add(z, -(int64_t)(1u << k));
 		} else if (kind == PG_PCP && k > ev->order) {
 			/* a larger pcp block freed straight to the buddy: put it there, then take */
 			r->pcp_resyncs++;
-			z->nr_pcp_pages -= 1u << k;
+			ps_zone_pcp_add(z, -(int64_t)(1u << k));
 			ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
 			ps_free_one_page(z, h, k, ps_pageblock_mt(z, h), 0);
 			ps_zone_take_free(z, idx, ev->order);
 		} else {
 			defect(r, PS_DEF_ALLOC_NOT_FREE, ev, "zone_locked takes a block the model does not hold as free");
 			if (kind == PG_PCP)
-				z->nr_pcp_pages -= 1u << k;
+				ps_zone_pcp_add(z, -(int64_t)(1u << k));
 			if (kind != PG_ALLOC || reshape_alloc(z, idx, ev->order) < 0)
 				return;
 		}
 		ps_zone_mark(z, idx, ev->order, PG_PCP, ev->migratetype >= 0 ? ev->migratetype : ps_pageblock_mt(z, idx));
 		z->next[idx] = ev->cpu;
-		z->nr_pcp_pages += 1u << ev->order;
+		ps_zone_pcp_add(z, 1u << ev->order);
 		break;
 	case PS_EV_ALLOC:
 		if (kind == PG_PCP && h == idx && k == ev->order) {
-			z->nr_pcp_pages -= 1u << k;
+			ps_zone_pcp_add(z, -(int64_t)(1u << k));
 		} else if (kind == PG_FREE && k >= ev->order) {
 			ps_zone_take_free(z, idx, ev->order);
 			r->untraced_buddy_allocs++;
@@ -1075,7 +1081,7 @@ static void follow_event(struct ps_replay *r, const struct ps_event *ev)
 					defect(r, PS_DEF_SHAPE, ev, "allocation spans pcp and other blocks");
 					return;
 				}
-				z->nr_pcp_pages -= 1u << k;
+				ps_zone_pcp_add(z, -(int64_t)(1u << k));
 				ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
 				q = h + (1u << k);
 			}
@@ -1124,7 +1130,7 @@ static void follow_event(struct ps_replay *r, const struct ps_event *ev)
 		if (pcp_allowed(r, ev->order) && ps_pageblock_mt(z, idx) != PS_MT_ISOLATE) {
 			ps_zone_mark(z, idx, ev->order, PG_PCP, ps_pageblock_mt(z, idx));
 			z->next[idx] = ev->cpu;
-			z->nr_pcp_pages += 1u << ev->order;
+			ps_zone_pcp_add(z, 1u << ev->order);
 		} else {
 			z->lock_acquisitions++;
 			ps_free_block(z, idx, ev->order);
@@ -1132,7 +1138,7 @@ static void follow_event(struct ps_replay *r, const struct ps_event *ev)
 		break;
 	case PS_EV_PCPU_DRAIN:
 		if (kind == PG_PCP && h == idx && k == ev->order) {
-			z->nr_pcp_pages -= 1u << k;
+			ps_zone_pcp_add(z, -(int64_t)(1u << k));
 		} else {
 			defect(r, PS_DEF_DRAIN_NOT_PCP, ev, "drain of a block not on a per-CPU list");
 			if (kind != PG_ALLOC || reshape_alloc(z, idx, ev->order) < 0)
@@ -1820,8 +1826,24 @@ int ps_replay_event(struct ps_replay *r, const struct ps_event *ev, char *err, i
 		follow_event(r, ev);
 	} else {
 		simulate_event(r, ev);
-		/* the pages held on pcp lists change only with the zones this event touched */
-		for (int zi = 0; zi < r->nr_zones; zi++)
+		/*
+		 * The pages held on pcp lists change only with the zones this
+		 * event touched: those of pcp_changed (every zone beyond 64).
+		 */
+		uint64_t changed = r->nr_zones <= 64 ? r->pcp_changed : ~0ull;
+
+		r->pcp_changed = 0;
+		for (; changed; changed &= changed - 1) {
+			int zi = __builtin_ctzll(changed);
+
+			if (zi >= r->nr_zones)
+				break;
+			if (r->zones[zi].nr_pcp_pages != r->last_pcp_pages[zi]) {
+				r->last_pcp_pages[zi] = r->zones[zi].nr_pcp_pages;
+				ps_lock_pcp_pages(r->lock, zi, ev->ts_ns, r->zones[zi].nr_pcp_pages);
+			}
+		}
+		for (int zi = 64; zi < r->nr_zones; zi++)
 			if (r->zones[zi].nr_pcp_pages != r->last_pcp_pages[zi]) {
 				r->last_pcp_pages[zi] = r->zones[zi].nr_pcp_pages;
 				ps_lock_pcp_pages(r->lock, zi, ev->ts_ns, r->zones[zi].nr_pcp_pages);

@@ -285,8 +285,7 @@ int cmd_replay(int argc, char **argv)
 		return PS_EXIT_FAIL;
 	}
 	while ((rc = ps_reader_next_batch(in.reader, &evs, &err)) > 0)
-		for (int i = 0; i < rc; i++)
-			ps_replay_prepass(r, &evs[i]);
+		ps_replay_prepass(r, evs, rc);
 	if (rc < 0) {
 		ps_error("%s", err.msg);
 		goto out;

@@ -313,7 +313,10 @@ int ps_cl_access(struct ps_cl *cl, int zone, int line, int cpu, int write, int t
 		v[cpu >> 6] |= bit;
 		return n;
 	}
-	memset(v, 0, cl->words * sizeof(uint64_t));
+	if (cl->words == 1)
+		v[0] = 0;	/* up to 64 CPUs: no call to memset */
+	else
+		memset(v, 0, cl->words * sizeof(uint64_t));
 	v[cpu >> 6] |= bit;
 	cl->last_writer[li] = (int16_t)cpu;
 	/* every CPU spinning on this line misses and fetches it again */

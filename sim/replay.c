@@ -553,7 +553,7 @@ static struct ps_pcp *pcp_of(struct ps_replay *r, const struct ps_zone *z, int c
 
 /* ---- pass 1 ---- */
 
-void ps_replay_prepass(struct ps_replay *r, const struct ps_event *ev)
+static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	struct ps_zone *z;
 	uint32_t idx, n;
@@ -620,6 +620,12 @@ void ps_replay_prepass(struct ps_replay *r, const struct ps_event *ev)
 	for (uint32_t i = 1; i < n; i++)
 		if (!r->touch[zi][idx + i])
 			r->touch[zi][idx + i] = cls;
+}
+
+void ps_replay_prepass(struct ps_replay *r, const struct ps_event *evs, int n)
+{
+	for (int i = 0; i < n; i++)
+		prepass_event(r, &evs[i]);
 }
 
 /* ---- initial state ---- */
@@ -1794,7 +1800,10 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 			return;
 		}
 		z = zone_of_global(r, g - 1, &idx);
-		memset(&r->map[tg], 0, n * sizeof(*r->map));
+		if (n == 1)
+			r->map[tg] = 0;
+		else
+			memset(&r->map[tg], 0, n * sizeof(*r->map));
 		if ((idx & ((1u << ev->order) - 1)) || reshape_alloc(z, idx, ev->order) < 0) {
 			defect(r, PS_DEF_SHAPE, ev, "free of a traced block the model did not allocate whole");
 			return;

@@ -70,8 +70,8 @@ struct ps_replay;
 struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_replay_opts *o, char *err, int len);
 void ps_replay_destroy(struct ps_replay *r);
 
-/* Pass 1: every event of the trace, in order. */
-void ps_replay_prepass(struct ps_replay *r, const struct ps_event *ev);
+/* Pass 1: every event of the trace, in order, @n at a time. */
+void ps_replay_prepass(struct ps_replay *r, const struct ps_event *evs, int n);
 
 /* Between the passes: builds the initial free lists and pageblock types. */
 int ps_replay_start(struct ps_replay *r, char *err, int len);

@@ -1716,16 +1716,14 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 	return NULL;
 }
 
-static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
+/* An allocation or a free of the trace, in simulate mode. */
+static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, const struct ps_event *ev)
 {
 	struct ps_zone *z;
 	uint32_t tidx, idx;
 	int ti, cpu = ev->cpu < PS_MAX_CPUS ? r->cpu_to_cpu[ev->cpu] : ev->cpu;
 
-	r->now_ns = ev->ts_ns;
-	if (r->nr_awake)
-		run_kswapd(r, ev->ts_ns);
-	if (ev->order >= PS_NR_ORDERS && (ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE)) {
+	if (ev->order >= PS_NR_ORDERS) {
 		defect(r, PS_DEF_SHAPE, ev, "order above the maximum");
 		ps_counters_event(&r->cnt, ev);
 		return;
@@ -1765,11 +1763,6 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 		a.pfn = z->start_pfn + idx;
 		a.cpu = cpu;
 		ps_counters_event(&r->cnt, &a);
-		return;
-	}
-	if (ev->type != PS_EV_FREE) {
-		if (ev->type != PS_EV_EXTFRAG)	/* the model makes its own */
-			r->cnt.events[ev->type]++;
 		return;
 	}
 	r->trace_has_comm |= ev->comm != NULL;
@@ -1826,6 +1819,17 @@ static void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 		f.cpu = cpu;
 		ps_counters_event(&r->cnt, &f);
 	}
+}
+
+static inline void simulate_event(struct ps_replay *r, const struct ps_event *ev)
+{
+	r->now_ns = ev->ts_ns;
+	if (r->nr_awake)
+		run_kswapd(r, ev->ts_ns);
+	if (ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE)
+		simulate_alloc_free(r, ev);
+	else if (ev->type != PS_EV_EXTFRAG)	/* the model makes its own */
+		r->cnt.events[ev->type]++;
 }
 
 int ps_replay_event(struct ps_replay *r, const struct ps_event *ev, char *err, int len)

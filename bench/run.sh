@@ -160,9 +160,12 @@ t_big1=$last_best c_big1=$last_cpu
 measure "pagesim stat pagesim file, $((EVENTS / 1000000)) M, decompression thread" "$n_big" "$P" stat -q "$OUT/$name-$EVENTS.pgs"
 t_big=$last_best
 measure "replay follow, 1 M" "$n_1m" "$P" replay -q --stats --mode follow "$OUT/$name-1m.pgs"
-measure "replay follow, $((EVENTS / 1000000)) M" "$n_big" "$P" replay -q --stats --mode follow "$OUT/$name-$EVENTS.pgs"
+measure "replay follow, $((EVENTS / 1000000)) M, one thread" "$n_big" \
+	env PAGESIM_DECODE_THREADS=1 "$P" replay -q --stats --mode follow "$OUT/$name-$EVENTS.pgs"
 measure "replay simulate, 1 M" "$n_1m" "$P" replay -q --stats --mode simulate "${sim_args[@]}" "$OUT/$name-1m.pgs"
-measure "replay simulate, $((EVENTS / 1000000)) M" "$n_big" "$P" replay -q --stats --mode simulate "${sim_args[@]}" "$OUT/$name-$EVENTS.pgs"
+measure "replay simulate, $((EVENTS / 1000000)) M, one thread" "$n_big" \
+	env PAGESIM_DECODE_THREADS=1 "$P" replay -q --stats --mode simulate "${sim_args[@]}" "$OUT/$name-$EVENTS.pgs"
+t_sim1=$last_best c_sim1=$last_cpu
 
 {
 	echo "Source: $SRC ($n_real events); large traces: bench/pgs_concat -c (copies shifted in time, pfns kept,"
@@ -182,5 +185,8 @@ measure "replay simulate, $((EVENTS / 1000000)) M" "$n_big" "$P" replay -q --sta
 		printf "stat on the large pagesim file: %.1f M events/s on one core, %.1f with the decompression thread (target >= 50)\n",
 			n / (b / 1e6) / 1e6, n / (t / 1e6) / 1e6 }'
 	awk -v n="$n_big" -v c="$c_big1" 'BEGIN { printf "... per CPU-second on one core: %.1f M events\n", n / (c / 1e3) / 1e6 }'
+	awk -v n="$n_big" -v b="$t_sim1" -v c="$c_sim1" 'BEGIN {
+		printf "replay --mode simulate on the large pagesim file, one core: %.1f M events/s, %.1f M per CPU-second (target >= 10)\n",
+			n / (b / 1e6) / 1e6, n / (c / 1e3) / 1e6 }'
 } | tee "$RES"
 echo "(written to $RES)"

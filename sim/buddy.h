@@ -90,7 +90,6 @@ struct ps_zone {
 	struct ps_lock *lock;		/* zone-lock model (sim/lock.h) fed by pcp.c; NULL: none */
 };
 
-/* Allocates the zone's arrays (all pages PG_ALLOC order 0, blocks MOVABLE); -1 on ENOMEM. */
 /* Adds @pages (negative: takes) to the pages held on the zone's per-CPU lists. */
 static inline void ps_zone_pcp_add(struct ps_zone *z, int64_t pages)
 {
@@ -99,6 +98,7 @@ static inline void ps_zone_pcp_add(struct ps_zone *z, int64_t pages)
 		*z->pcp_changed |= z->pcp_changed_bit;
 }
 
+/* Allocates the zone's arrays (all pages PG_ALLOC order 0, blocks MOVABLE); -1 on ENOMEM. */
 int ps_zone_create(struct ps_zone *z, const struct ps_zone_desc *d, int index,
 		   const struct ps_profile *prof, int pageblock_order);
 void ps_zone_destroy(struct ps_zone *z);

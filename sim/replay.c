@@ -1832,6 +1832,15 @@ static inline void simulate_event(struct ps_replay *r, const struct ps_event *ev
 		r->cnt.events[ev->type]++;
 }
 
+/* Tells the lock model the pages zone @zi holds on pcp lists, when they changed. */
+static inline void report_pcp_pages(struct ps_replay *r, int zi, uint64_t t_ns)
+{
+	if (r->zones[zi].nr_pcp_pages != r->last_pcp_pages[zi]) {
+		r->last_pcp_pages[zi] = r->zones[zi].nr_pcp_pages;
+		ps_lock_pcp_pages(r->lock, zi, t_ns, r->zones[zi].nr_pcp_pages);
+	}
+}
+
 int ps_replay_event(struct ps_replay *r, const struct ps_event *ev, char *err, int len)
 {
 	if (r->o.mode == PS_REPLAY_FOLLOW) {
@@ -1851,16 +1860,10 @@ int ps_replay_event(struct ps_replay *r, const struct ps_event *ev, char *err, i
 
 			if (zi >= r->nr_zones)
 				break;
-			if (r->zones[zi].nr_pcp_pages != r->last_pcp_pages[zi]) {
-				r->last_pcp_pages[zi] = r->zones[zi].nr_pcp_pages;
-				ps_lock_pcp_pages(r->lock, zi, ev->ts_ns, r->zones[zi].nr_pcp_pages);
-			}
+			report_pcp_pages(r, zi, ev->ts_ns);
 		}
 		for (int zi = 64; zi < r->nr_zones; zi++)
-			if (r->zones[zi].nr_pcp_pages != r->last_pcp_pages[zi]) {
-				r->last_pcp_pages[zi] = r->zones[zi].nr_pcp_pages;
-				ps_lock_pcp_pages(r->lock, zi, ev->ts_ns, r->zones[zi].nr_pcp_pages);
-			}
+			report_pcp_pages(r, zi, ev->ts_ns);
 	}
 	if (r->o.check) {
 		for (int zi = 0; zi < r->nr_zones; zi++)

@@ -1043,9 +1043,13 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 		} else {
 			e->pfn = PS_PFN_NONE;
 		}
-		tsc = varint4(tsc, &v);
-		if (!tsc)
+		/* most timestamp deltas take two bytes: those without varint4()'s packing */
+		if (__builtin_expect((tsc[0] & 0x80) && !(tsc[1] & 0x80), 1)) {
+			v = (tsc[0] & 0x7fu) | (uint64_t)tsc[1] << 7;
+			tsc += 2;
+		} else if (!(tsc = varint4(tsc, &v))) {
 			return -2;
+		}
 		tsor |= v;
 		ts += (uint64_t)ps_unzigzag(v);
 		e->ts_ns = ts;

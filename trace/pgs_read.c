@@ -1010,7 +1010,11 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 
 		tally += st->tally[c];
 		if (__builtin_expect(c & PS_PGS_C_CPU, 0)) {
-			p = varint_unchecked(st->col[PS_PGS_COL_CPU], &v);
+			p = st->col[PS_PGS_COL_CPU];
+			if (__builtin_expect(*p < 0x80, 1))	/* a cpu below 128 */
+				v = *p++;
+			else
+				p = varint_unchecked(p, &v);
 			if (!p || v >= PS_PGS_MAX_CPU_STATE)
 				return -2;
 			st->col[PS_PGS_COL_CPU] = p;

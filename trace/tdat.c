@@ -43,31 +43,25 @@ size_t tracecmd_get_options_offset(struct tracecmd_input *handle);
  * definition comes first) and parse nothing.  PAGESIM_TDAT_SYMBOLS=1 hands
  * the sections to libtraceevent's own functions; the tests compare the two.
  */
-static int want_symbols(void)
+static int parse_section(const char *parser, struct tep_handle *tep, const char *buf)
 {
 	const char *env = getenv("PAGESIM_TDAT_SYMBOLS");
+	int (*real)(struct tep_handle *, const char *);
 
-	return env && *env && strcmp(env, "0");
+	if (!env || !*env || !strcmp(env, "0"))
+		return 0;
+	*(void **)&real = dlsym(RTLD_NEXT, parser);
+	return real ? real(tep, buf) : 0;
 }
 
 __attribute__((used, visibility("default"))) int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 {
-	int (*real)(struct tep_handle *, const char *);
-
-	if (!want_symbols())
-		return 0;
-	*(void **)&real = dlsym(RTLD_NEXT, "tep_parse_kallsyms");
-	return real ? real(tep, kallsyms) : 0;
+	return parse_section("tep_parse_kallsyms", tep, kallsyms);
 }
 
 __attribute__((used, visibility("default"))) int tep_parse_printk_formats(struct tep_handle *tep, const char *buf)
 {
-	int (*real)(struct tep_handle *, const char *);
-
-	if (!want_symbols())
-		return 0;
-	*(void **)&real = dlsym(RTLD_NEXT, "tep_parse_printk_formats");
-	return real ? real(tep, buf) : 0;
+	return parse_section("tep_parse_printk_formats", tep, buf);
 }
 
 struct tdat_state {

@@ -34,6 +34,7 @@
 #include "../trace/kver.h"
 
 #define PS_MAX_RECLAIM_RETRIES 16
+#define PS_DEF_PRIORITY 12
 
 enum touch {
 	T_NONE,
@@ -76,10 +77,14 @@ struct ps_replay {
 		int awake;
 		uint64_t wakeups, boost_resets, awake_ns, woken_at, last_run;
 		uint64_t reclaimed, budget_milli;
-		long round_left;	/* pages left in this balance_pgdat round */
+		long round_left;	/* pages left in this shrink_node pass */
+		long pass_got, run_got;	/* pages reclaimed in this pass, in this run */
 		long boost_left;	/* pages of boost reclaim left (nr_boost_reclaim) */
+		int priority;		/* sc.priority of balance_pgdat */
+		int raise;		/* raise_priority after this pass */
+		int done;		/* this run of balance_pgdat has ended */
+		unsigned long zboost[PS_ZONE_NR];	/* each zone's boost when the run started */
 		int napping;		/* balanced, in the HZ/10 short sleep */
-		int failed;		/* this run found nothing to reclaim */
 		int failures;		/* kswapd_failures: runs in a row without progress */
 		int req_zoneidx;	/* highest class zone of wakes since the last run, -1 none */
 		int zoneidx;		/* the class zone the node is balanced for */
@@ -127,6 +132,7 @@ struct ps_replay {
 	int node_zone[PS_MAX_NODES][PS_ZONE_NR];	/* zone index of (node, type), -1 none */
 	int node_order[PS_MAX_NODES][PS_MAX_NODES];
 	int nr_node_order[PS_MAX_NODES];
+	int8_t nofrag_node[2][PS_MAX_NODES][PS_ZONE_NR];	/* build_nofrag_node() */
 };
 
 static const char *const defect_names[PS_DEF_NR] = {
@@ -236,6 +242,33 @@ static void build_cpu_map(struct ps_replay *r, const struct ps_replay_opts *o)
 		if (tn >= 0 && rank[tn] == 1)
 			r->node_to_node[tn] = mn;
 	}
+}
+
+/*
+ * ALLOC_NOFRAGMENT (5.1+, alloc_flags_nofragment): the fast path sets it when
+ * the walk starts at a Normal zone and the machine has one node or that
+ * zone's node has a populated DMA32 zone.  Per (__GFP_THISNODE, preferred
+ * node, class zone): the node of that first zone, or -1 for no flag.
+ */
+static void build_nofrag_node(struct ps_replay *r)
+{
+	for (int thisnode = 0; thisnode < 2; thisnode++)
+		for (int node = 0; node < PS_MAX_NODES; node++)
+			for (int high = 0; high < PS_ZONE_NR; high++) {
+				int nr = thisnode ? 1 : r->nr_node_order[node], pref = -1;
+
+				for (int ni = 0; ni < nr && pref < 0; ni++) {
+					int n = thisnode ? node : r->node_order[node][ni];
+
+					for (int t = high; t >= 0 && n < PS_MAX_NODES; t--)
+						if (r->node_zone[n][t] >= 0) {
+							pref = t == PS_ZONE_NORMAL && r->o.profile->nofragment &&
+							       (r->m->nr_nodes == 1 || r->node_zone[n][PS_ZONE_DMA32] >= 0) ? n : PS_MAX_NODES;
+							break;
+						}
+				}
+				r->nofrag_node[thisnode][node][high] = (int8_t)(pref < PS_MAX_NODES ? pref : -1);
+			}
 }
 
 /* Node order of each node's ZONELIST_FALLBACK, by the profile's kernel rules (zonelist.c). */
@@ -485,6 +518,7 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 	for (int i = 0; i < r->nr_zones; i++)
 		if (r->zones[i].node < PS_MAX_NODES)
 			r->node_zone[r->zones[i].node][r->zones[i].type] = i;
+	build_nofrag_node(r);
 	r->last_pcp_pages = calloc(r->nr_zones > 0 ? (size_t)r->nr_zones : 1, sizeof(*r->last_pcp_pages));
 	if (!r->last_pcp_pages)
 		goto nomem;
@@ -1262,7 +1296,21 @@ static void kswapd_run_start(struct ps_replay *r, int node, uint64_t now)
 	k->last_run = now;
 	k->budget_milli = 0;
 	k->round_left = 0;
-	k->boost_left = node_boost(r, node);
+	k->pass_got = 0;
+	k->run_got = 0;
+	k->priority = PS_DEF_PRIORITY;
+	k->raise = -1;		/* no pass yet */
+	k->done = 0;
+	/* nr_boost_reclaim: the boosts of the zones up to the class zone, kept per zone */
+	k->boost_left = 0;
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		const struct ps_zone *z = &r->zones[zi];
+
+		if (z->node != node || z->type >= PS_ZONE_NR)
+			continue;
+		k->zboost[z->type] = z->type <= k->zoneidx ? z->watermark_boost : 0;
+		k->boost_left += (long)k->zboost[z->type];
+	}
 }
 
 /*
@@ -1306,6 +1354,63 @@ static long round_pages(const struct ps_replay *r, int node)
 			sum += high > 32 ? high : 32;
 	}
 	return sum;
+}
+
+/* What shrink_node scans at a priority: the node's pages in use stand in for its LRU lists. */
+static long lru_scan(const struct ps_replay *r, int node, int priority)
+{
+	long used = 0;
+
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		const struct ps_zone *z = &r->zones[zi];
+
+		if (z->node == node && z->managed > z->nr_free_pages)
+			used += (long)(z->managed - z->nr_free_pages);
+	}
+	used >>= priority;
+	return used > 0 ? used : 1;
+}
+
+/*
+ * One turn of balance_pgdat's loop between shrink_node passes: account the
+ * pass just done, then stop (returns 0, k->done set) or start the next pass.
+ */
+static int kswapd_next_pass(struct ps_replay *r, int node)
+{
+	typeof(r->kswapd[0]) *k = &r->kswapd[node];
+	long want, scan;
+	int balanced;
+
+	if (k->raise >= 0) {		/* a pass ended */
+		if (k->boost_left > 0 && !k->pass_got) {
+			k->done = 1;	/* boosted reclaim that made no progress */
+			return 0;
+		}
+		k->boost_left -= k->boost_left < k->pass_got ? k->boost_left : k->pass_got;
+		if (k->raise || !k->pass_got)
+			k->priority--;
+		if (k->priority < 1) {
+			k->done = 1;
+			return 0;
+		}
+	}
+	balanced = node_balanced(r, node, k->zoneidx);
+	if (!balanced && k->boost_left > 0) {
+		/* imbalanced: boosting is ignored, reclaim restarts for the watermarks */
+		k->boost_left = 0;
+		k->priority = PS_DEF_PRIORITY;
+	}
+	if (k->boost_left <= 0 && balanced) {
+		k->done = 1;
+		return 0;
+	}
+	/* kswapd_shrink_node: nr_to_reclaim is the sum of max(high, 32); a pass stops there */
+	want = round_pages(r, node);
+	scan = lru_scan(r, node, k->priority);
+	k->raise = !(scan >= want) && !(k->boost_left > 0 && k->priority == PS_DEF_PRIORITY - 2);
+	k->round_left = scan < want ? scan : want;
+	k->pass_got = 0;
+	return 1;
 }
 
 #define MAP_RECLAIMED UINT32_MAX
@@ -1501,43 +1606,42 @@ static void run_kswapd(struct ps_replay *r, uint64_t now)
 			k->last_run = now;
 		}
 		/*
-		 * balance_pgdat: rounds of round_pages(); between rounds it stops
-		 * once the boost is reclaimed and the node is balanced
+		 * balance_pgdat: passes of shrink_node at falling priority;
+		 * between passes it stops once the node is balanced and the
+		 * boost it was woken with is reclaimed
 		 */
-		while (k->budget_milli >= 1000) {
+		while (k->budget_milli >= 1000 && !k->done) {
 			int got;
 
-			if (k->round_left <= 0) {
-				if (k->boost_left <= 0 && node_balanced(r, n, k->zoneidx))
-					break;
-				k->round_left = round_pages(r, n);
-			}
+			if (k->round_left <= 0 && !kswapd_next_pass(r, n))
+				break;
 			got = reclaim_one(r, n);
 			if (got < 0) {
 				/* no progress: balance_pgdat gives up; the boosts go all the same */
 				k->round_left = 0;
-				k->boost_left = 0;
-				k->failed = 1;
+				k->done = 1;
 				break;
 			}
 			k->round_left -= got;
-			k->boost_left -= got;
+			k->pass_got += got;
+			k->run_got += got;
 			k->budget_milli -= got * 1000ull < k->budget_milli ? got * 1000ull : k->budget_milli;
 		}
-		if (!k->failed && (k->round_left > 0 || k->boost_left > 0 || !node_balanced(r, n, k->zoneidx)))
+		if (!k->done)
 			continue;
-		if (k->failed)
+		if (!k->run_got)
 			k->failures++;	/* at MAX_RECLAIM_RETRIES the node is left alone */
-		k->failed = 0;
-		/* done: the boosts go, and kswapd takes its short sleep */
+		/* done: the boosts it started with go, and kswapd takes its short sleep */
 		k->awake_ns += now - k->woken_at;
 		for (int zi = 0; zi < r->nr_zones; zi++) {
 			struct ps_zone *z = &r->zones[zi];
+			unsigned long b;
 
-			if (z->node == n && z->watermark_boost) {
-				z->watermark_boost = 0;
-				k->boost_resets++;
-			}
+			if (z->node != n || z->type >= PS_ZONE_NR || !k->zboost[z->type])
+				continue;
+			b = k->zboost[z->type];
+			z->watermark_boost -= z->watermark_boost < b ? z->watermark_boost : b;
+			k->boost_resets++;
 		}
 		k->napping = 1;
 		k->nap_end = now + 100000000ull;
@@ -1660,6 +1764,8 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 	int nr = thisnode ? 1 : r->nr_node_order[node];
 	/* vm.defrag_mode (6.15+): no fragmenting fallback until reclaim has failed (pass 3) */
 	int defrag = r->o.defrag_mode && r->o.profile->defrag_mode;
+	int local = defrag || node < 0 || node >= PS_MAX_NODES || high < 0 || high >= PS_ZONE_NR ? -1 :
+		    r->nofrag_node[thisnode][node][high];
 
 	for (int pass = 0; pass < 3; pass++) {
 		if (pass == 1) {
@@ -1677,38 +1783,41 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 						unreserve_highatomic(r, &r->zones[r->node_zone[n][t]], mt);
 			}
 		}
-		for (int ni = 0; ni < nr; ni++) {
-			int n = thisnode ? node : r->node_order[node][ni];
+		/*
+		 * The fast path walks first with ALLOC_NOFRAGMENT, and starts
+		 * again without it on reaching a remote node or the end of
+		 * the zonelist (get_page_from_freelist's retry).
+		 */
+		for (int nofrag = pass == 0 && local >= 0; nofrag >= 0; nofrag--) {
+			for (int ni = 0; ni < nr; ni++) {
+				int n = thisnode ? node : r->node_order[node][ni];
 
-			for (int t = high; t >= 0; t--) {
-				int zi = n < PS_MAX_NODES ? r->node_zone[n][t] : -1;
-				struct ps_zone *z;
-				uint64_t boosts;
+				if (nofrag && n != local)
+					break;
+				for (int t = high; t >= 0; t--) {
+					int zi = n < PS_MAX_NODES ? r->node_zone[n][t] : -1;
+					struct ps_zone *z;
+					uint64_t boosts;
 
-				if (zi < 0)
-					continue;
-				z = &r->zones[zi];
-				if (!zone_ok(z, order, pass, high) &&
-				    !(pass == 0 && node_reclaim(r, z, cpu, order, high, gfp)))
-					continue;
-				z->now_ns = r->now_ns;
-				z->now_cpu = cpu;
-				z->nofragment = (pass == 0 && r->o.profile->nofragment && n == node) ||
-						(defrag && pass < 2);
-				boosts = z->boosts;
-				*idx = take(r, z, cpu, order, mt, highatomic_request(r, gfp, order, pass));
-				/* ALLOC_NOFRAGMENT is dropped before going remote: retry here */
-				if (*idx == PS_NIL && z->nofragment && !defrag) {
-					z->nofragment = 0;
+					if (zi < 0)
+						continue;
+					z = &r->zones[zi];
+					if (!zone_ok(z, order, pass, high) &&
+					    !(pass == 0 && node_reclaim(r, z, cpu, order, high, gfp)))
+						continue;
+					z->now_ns = r->now_ns;
+					z->now_cpu = cpu;
+					z->nofragment = nofrag || (defrag && pass < 2);
+					boosts = z->boosts;
 					*idx = take(r, z, cpu, order, mt, highatomic_request(r, gfp, order, pass));
-				}
-				z->nofragment = 0;
-				if (z->boosts != boosts)	/* ZONE_BOOSTED_WATERMARK */
-					wake_kswapd(r, z->node, z->type, r->now_ns);
-				if (*idx != PS_NIL) {
-					if (pass == 2)
-						r->sim_wmark_ignored++;
-					return z;
+					z->nofragment = 0;
+					if (z->boosts != boosts)	/* ZONE_BOOSTED_WATERMARK */
+						wake_kswapd(r, z->node, z->type, r->now_ns);
+					if (*idx != PS_NIL) {
+						if (pass == 2)
+							r->sim_wmark_ignored++;
+						return z;
+					}
 				}
 			}
 		}

@@ -266,8 +266,7 @@ uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 		int n = ps_pcp_refill_blocks(pcp, order), mode = 0, got = 0;
 		uint64_t fallbacks = z->fallbacks;
 
-		z->lock_acquisitions++;
-		pcp->refills++;
+		z->lock_acquisitions++;	/* rmqueue_bulk takes the lock even when it finds nothing */
 		for (int i = 0; i < n; i++) {
 			uint32_t b = ps_rmqueue(z, order, mt, &mode);
 
@@ -280,6 +279,8 @@ uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 			ps_zone_pcp_add(z, 1u << order);
 			got++;
 		}
+		if (got)
+			pcp->refills++;	/* what the trace would show as a refill */
 		lock_section(z, got << order,
 			     z->fallbacks != fallbacks ? PS_LOCK_FALLBACK : PS_LOCK_REFILL);
 		if (l->head == PS_NIL)

@@ -1341,7 +1341,7 @@ static void wake_kswapd(struct ps_replay *r, int node, int classzone, uint64_t n
 	kswapd_run_start(r, node, now);
 }
 
-/* balance_pgdat's reclaim target per round: the sum over the node's zones of max(HIGH + boost, 32). */
+/* kswapd_shrink_node's nr_to_reclaim: the sum over the node's zones of max(HIGH + boost, 32). */
 static long round_pages(const struct ps_replay *r, int node)
 {
 	long sum = 0;
@@ -1560,11 +1560,12 @@ static int is_kswapd(const char *comm)
 /*
  * kswapd, a timed activity per node (mm/vmscan.c of 4.9+): woken by the slow
  * path and by a boosted watermark (wake_kswapd), it runs balance_pgdat at
- * kswapd.reclaim_pages_per_ms in rounds of round_pages(), and between rounds
- * stops once the boost it was woken with is reclaimed and the node is
- * balanced, or at once when there is nothing left to reclaim (a failure;
- * MAX_RECLAIM_RETRIES of them in a row and the node is no longer woken).
- * Then the node's boosts go and kswapd takes the HZ/10 short sleep of
+ * kswapd.reclaim_pages_per_ms in shrink_node passes (kswapd_next_pass), and
+ * between passes stops once the boost it was woken with is reclaimed and the
+ * node is balanced, or at once when there is nothing left to reclaim (a
+ * failure if the run reclaimed nothing; MAX_RECLAIM_RETRIES of them in a row
+ * and the node is no longer woken).
+ * Then the boosts it started with go and kswapd takes the HZ/10 short sleep of
  * kswapd_try_to_sleep: a wake during it starts a new run at once
  * (kswapd_low_wmark_hit_quickly), and at its end kswapd runs again if the
  * node is no longer balanced (kswapd_high_wmark_hit_quickly), or sleeps.

@@ -8,6 +8,7 @@
  * Keys: kernel (a profile name or release), vm.min_free_kbytes,
  * vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode,
  * vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat,
+ * vm.dirty_ratio, vm.dirty_bytes (the zone walk's dirty limits),
  * pcp.batch, pcp.high (override every zone's per-CPU list sizes),
  * kswapd.reclaim_pages_per_ms (the model's kswapd speed), watermark.legacy (1:
  * the pre-4.6 rule low = min + min/4, high = min + min/2, whatever the kernel).
@@ -36,6 +37,7 @@ struct ps_policy {
 	long defrag_mode;
 	long percpu_pagelist_high_fraction;
 	long numa_stat;
+	long dirty_ratio, dirty_bytes;		/* the zone walk's dirty limits (dirty.h) */
 	long pcp_batch, pcp_high;
 	long kswapd_rate;			/* pages per ms */
 	long kswapd_takeover;			/* simulate: the model's kswapd does the trace's kswapd frees */

@@ -32,6 +32,7 @@
 #include "watermark.h"
 #include "zonelist.h"
 #include "../trace/kver.h"
+#include "dirty.h"
 
 #define PS_MAX_RECLAIM_RETRIES 16
 #define PS_DEF_PRIORITY 12
@@ -133,6 +134,7 @@ struct ps_replay {
 	int node_order[PS_MAX_NODES][PS_MAX_NODES];
 	int nr_node_order[PS_MAX_NODES];
 	int8_t nofrag_node[2][PS_MAX_NODES][PS_ZONE_NR];	/* build_nofrag_node() */
+	struct ps_dirty dirty;			/* simulate: page cache and dirty pages per zone */
 };
 
 static const char *const defect_names[PS_DEF_NR] = {
@@ -519,6 +521,19 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 		if (r->zones[i].node < PS_MAX_NODES)
 			r->node_zone[r->zones[i].node][r->zones[i].type] = i;
 	build_nofrag_node(r);
+	if (o->mode == PS_REPLAY_SIMULATE) {
+		const struct ps_policy *pol = &r->o.policy;
+
+		/* the dirty limits: node_dirty_ok from 4.8, zone_dirty_ok before */
+		if (ps_dirty_init(&r->dirty, r->zones, r->nr_zones, r->total_pages,
+				  r->o.profile->kver_min >= PS_KVER(4, 8, 0),
+				  pol->dirty_ratio != PS_UNSET ? pol->dirty_ratio : 20,
+				  pol->dirty_bytes != PS_UNSET ? pol->dirty_bytes : 0) < 0)
+			goto nomem;
+		/* the page cache at the start, as recorded (the model's own machine only) */
+		for (int i = 0; i < r->nr_zones && !r->cross; i++)
+			ps_dirty_start(&r->dirty, i, m->zones[i].nr_file, m->zones[i].nr_dirty);
+	}
 	r->last_pcp_pages = calloc(r->nr_zones > 0 ? (size_t)r->nr_zones : 1, sizeof(*r->last_pcp_pages));
 	if (!r->last_pcp_pages)
 		goto nomem;
@@ -558,6 +573,7 @@ void ps_replay_destroy(struct ps_replay *r)
 		ps_zone_destroy(&r->zones[i]);
 	free(r->zones);
 	free(r->gbase);
+	ps_dirty_free(&r->dirty);
 	if (r->lockf)
 		ps_lock_follow_destroy(r->lockf);
 	if (r->lock)
@@ -1224,7 +1240,7 @@ static int gfp_zone(uint32_t gfp)
 }
 
 /* zone_watermark_ok, simplified: free pages above the mark plus lowmem_reserve of the class zone */
-static int zone_ok(const struct ps_zone *z, int order, int pass, int classzone)
+static int zone_ok(const struct ps_zone *z, int order, int pass, int classzone, int harder)
 {
 	long free = (long)z->nr_free_pages - (1L << order) + 1;
 	long reserve = classzone >= 0 && classzone < PS_ZONE_NR ? z->lowmem_reserve[classzone] : 0;
@@ -1233,6 +1249,9 @@ static int zone_ok(const struct ps_zone *z, int order, int pass, int classzone)
 
 	if (pass == 2)
 		return 1;
+	/* 4.4+: the high-atomic reserves (whole blocks) are unusable but to ALLOC_HARDER */
+	if (!z->prof->old_mt && !harder)
+		free -= z->nr_reserved_highatomic;
 	mark = (pass == 0 ? z->wmark_low + z->watermark_boost : z->wmark_min) + reserve;
 	if (free <= mark)
 		return 0;
@@ -1465,6 +1484,7 @@ static void reclaim_block(struct ps_replay *r, int node, struct ps_zone *z, uint
 		}
 	z->now_ns = now;
 	z->now_cpu = cpu;
+	ps_dirty_release(&r->dirty, r->gbase[z->index] + idx, z->index, order);
 	if (ps_pcp_allowed(r->o.profile, order, z->pageblock_order)) {
 		ps_pcp_free(z, pcp_of(r, z, cpu), idx, order);
 	} else {
@@ -1678,7 +1698,7 @@ static int node_reclaim(struct ps_replay *r, struct ps_zone *z, int cpu, int ord
 		got += n;
 	}
 	r->node_reclaimed += got;
-	return zone_ok(z, order, 0, classzone);
+	return zone_ok(z, order, 0, classzone, 0);
 }
 
 /*
@@ -1688,11 +1708,17 @@ static int node_reclaim(struct ps_replay *r, struct ps_zone *z, int cpu, int ord
  * once served, turns its pageblock into a reserve while the zone holds less
  * than 1% of its pages (plus one block) in reserves.
  */
-static int highatomic_request(const struct ps_replay *r, uint32_t gfp, int order, int pass)
+/* ALLOC_HARDER: the slow path of an atomic request (__GFP_ATOMIC, or __GFP_HIGH without direct reclaim). */
+static int alloc_harder(uint32_t gfp, int pass)
 {
-	if (r->o.profile->old_mt || !order || pass == 0 || (gfp & PS_GFP_NOMEMALLOC))
+	if (pass == 0 || (gfp & PS_GFP_NOMEMALLOC))
 		return 0;
 	return (gfp & PS_GFP_ATOMIC) || (!(gfp & PS_GFP_DIRECT_RECLAIM) && (gfp & PS_GFP_HIGH));
+}
+
+static int highatomic_request(const struct ps_replay *r, uint32_t gfp, int order, int pass)
+{
+	return !r->o.profile->old_mt && order && alloc_harder(gfp, pass);
 }
 
 static void reserve_highatomic(struct ps_replay *r, struct ps_zone *z, uint32_t idx)
@@ -1803,7 +1829,12 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 					if (zi < 0)
 						continue;
 					z = &r->zones[zi];
-					if (!zone_ok(z, order, pass, high) &&
+					/* spread_dirty_pages: the fast path skips a node (zone) over its dirty limit */
+					if (pass == 0 && (gfp & PS_GFP_WRITE) && !ps_dirty_ok(&r->dirty, r->zones, zi)) {
+						r->dirty.skips++;
+						continue;
+					}
+					if (!zone_ok(z, order, pass, high, alloc_harder(gfp, pass)) &&
 					    !(pass == 0 && node_reclaim(r, z, cpu, order, high, gfp)))
 						continue;
 					z->now_ns = r->now_ns;
@@ -1867,6 +1898,9 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 		ps_zone_mark(z, idx, ev->order, PG_ALLOC, mt);
 		for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < r->tz[ti].nr_pages; i++)
 			r->map[tg + i] = (uint32_t)(r->gbase[z->index] + idx + i + 1);
+		if (ev->gfp & (PS_GFP_WRITE | PS_GFP_HARDWALL))
+			ps_dirty_alloc(&r->dirty, r->gbase[z->index] + idx, z->index, ev->order,
+				       lru_page(ev->gfp) || (ev->gfp & PS_GFP_WRITE), !!(ev->gfp & PS_GFP_WRITE));
 		/* the page-cache ring is read only when the model's kswapd does not take over */
 		if (!(r->kswapd_takeover && r->trace_has_comm) && lru_page(ev->gfp))
 			lru_add(r, z->node, (uint32_t)tg);
@@ -1918,6 +1952,7 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 		}
 		z->now_ns = ev->ts_ns;
 		z->now_cpu = cpu;
+		ps_dirty_release(&r->dirty, r->gbase[z->index] + idx, z->index, ev->order);
 		if (ps_pcp_allowed(r->o.profile, ev->order, z->pageblock_order)) {
 			ps_pcp_free(z, pcp_of(r, z, cpu), idx, ev->order);
 		} else {
@@ -2099,6 +2134,23 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 			SET(name, r->kswapd[n].hit_quickly_low);
 			snprintf(name, sizeof(name), "model_kswapd_high_wmark_hit_quickly.node%d", n);
 			SET(name, r->kswapd[n].hit_quickly_high);
+		}
+		/* page cache and dirty pages per node at the end (the kernel's nr_*_file, nr_dirty) */
+		SET("model_dirty_limit_skips", r->dirty.skips);
+		for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES && r->dirty.z; n++) {
+			long file = 0, dirty = 0;
+
+			if (!(r->m->node_online & (1ull << n)))
+				continue;
+			for (int zi = 0; zi < r->nr_zones; zi++)
+				if (r->zones[zi].node == n) {
+					file += r->dirty.z[zi].file;
+					dirty += r->dirty.z[zi].dirty;
+				}
+			snprintf(name, sizeof(name), "model_nr_file_pages.node%d", n);
+			SET(name, (uint64_t)(file > 0 ? file : 0));
+			snprintf(name, sizeof(name), "model_nr_dirty.node%d", n);
+			SET(name, (uint64_t)(dirty > 0 ? dirty : 0));
 		}
 	}
 	SET("replay_initial_placed_blocks", r->placed_blocks);

@@ -104,7 +104,7 @@ static const char *next_line(const char *p, char *buf, size_t len)
 int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err)
 {
 	struct ps_zone_desc cur;
-	int have = 0, line = 0, in_pagesets = 0, pcp_done = 0, cur_index = 0, node_prev = -1;
+	int have = 0, line = 0, in_pagesets = 0, pcp_done = 0, cur_index = 0, node_prev = -1, in_node_stats = 0;
 	int node_types[PS_MAX_NODES][8];
 	int node_nz[PS_MAX_NODES];
 	int have_start = 0;
@@ -152,6 +152,7 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 			have = 1;
 			have_start = 0;
 			in_pagesets = 0;
+			in_node_stats = 0;
 			pcp_done = 0;
 			cur_index++;
 			if (node + 1 > m->nr_nodes)
@@ -161,8 +162,20 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 		}
 		if (!have)
 			continue;
-		if (sscanf(buf, " pages free %llu", &v) == 1) {
+		if (strstr(buf, "per-node stats")) {
+			in_node_stats = 1;	/* 4.8+: the node's LRU counters, printed in its first zone */
+		} else if (sscanf(buf, " pages free %llu", &v) == 1) {
 			cur.free_pages = v;
+			in_node_stats = 0;
+		} else if (sscanf(buf, " nr_zone_inactive_file %ld", &lv) == 1 ||
+			   sscanf(buf, " nr_zone_active_file %ld", &lv) == 1 ||
+			   (!in_node_stats && (sscanf(buf, " nr_inactive_file %ld", &lv) == 1 ||
+					       sscanf(buf, " nr_active_file %ld", &lv) == 1))) {
+			cur.nr_file += lv;
+		} else if (sscanf(buf, " nr_zone_write_pending %ld", &lv) == 1 ||
+			   (!in_node_stats && (sscanf(buf, " nr_dirty %ld", &lv) == 1 ||
+					       sscanf(buf, " nr_writeback %ld", &lv) == 1))) {
+			cur.nr_dirty += lv;
 		} else if (sscanf(buf, " min %ld", &lv) == 1 && !in_pagesets) {
 			cur.wmark_min = lv;
 		} else if (sscanf(buf, " low %ld", &lv) == 1 && !in_pagesets) {

@@ -447,6 +447,9 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 		r->map = calloc(r->traced_pages, sizeof(*r->map));
 		if (!r->map)
 			goto nomem;
+		/* kswapd.takeover, as apply_policy() will read it */
+		int takeover = o->policy.kswapd_takeover != PS_UNSET ? o->policy.kswapd_takeover != 0 : 1;
+
 		for (int n = 0; n < m->nr_nodes && n < PS_MAX_NODES; n++) {
 			uint64_t pages = 0;
 
@@ -454,15 +457,19 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 				if (m->zones[i].node == n)
 					pages += r->zones[i].nr_pages;
 			/*
-			 * A quarter slot per page for each list: the oldest entries
-			 * drop out of the ring, the oldest deferred block is freed
-			 * when the deferred list is full.
+			 * A quarter slot per page for the list kswapd reclaims from:
+			 * the deferred list under kswapd.takeover (its oldest block is
+			 * freed when it is full), else the page-cache ring (its oldest
+			 * entries drop out); under the takeover the ring serves only a
+			 * trace that does not name its tasks, and gets an eighth.
 			 */
-			r->kswapd[n].cap = (uint32_t)(pages / 4 + 1);
+			r->kswapd[n].cap = (uint32_t)(pages / (takeover ? 8 : 4) + 1);
 			r->kswapd[n].ring = malloc(sizeof(uint32_t) * r->kswapd[n].cap);
-			r->kswapd[n].dcap = (uint32_t)(pages / 4 + 1);
-			r->kswapd[n].deferred = malloc(sizeof(uint32_t) * r->kswapd[n].dcap);
-			if (!r->kswapd[n].ring || !r->kswapd[n].deferred)
+			if (takeover) {
+				r->kswapd[n].dcap = (uint32_t)(pages / 4 + 1);
+				r->kswapd[n].deferred = malloc(sizeof(uint32_t) * r->kswapd[n].dcap);
+			}
+			if (!r->kswapd[n].ring || (takeover && !r->kswapd[n].deferred))
 				goto nomem;
 		}
 	}
@@ -1945,7 +1952,7 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 			defect(r, PS_DEF_SHAPE, ev, "free of a traced block the model did not allocate whole");
 			return;
 		}
-		if (r->kswapd_takeover && is_kswapd(ev->comm)) {
+		if (r->kswapd_takeover && is_kswapd(ev->comm) && r->kswapd[z->node].deferred) {
 			defer_kswapd_free(r, z, idx);
 			r->cnt.events[PS_EV_FREE]++;
 			return;
@@ -2037,8 +2044,10 @@ double ps_replay_bytes_per_page(const struct ps_replay *r)
 	if (r->map)
 		b += (double)r->traced_pages * sizeof(*r->map) / (r->total_pages ? r->total_pages : 1);
 	for (int n = 0; n < PS_MAX_NODES; n++)
-		ring += r->kswapd[n].cap + r->kswapd[n].dcap;
+		ring += (r->kswapd[n].ring ? r->kswapd[n].cap : 0) + (r->kswapd[n].deferred ? r->kswapd[n].dcap : 0);
 	b += (double)ring * sizeof(uint32_t) / (r->total_pages ? r->total_pages : 1);
+	if (r->dirty.file)	/* the page-cache and dirty bitmaps */
+		b += 2.0 * (double)(r->total_pages / 64 + 1) * sizeof(uint64_t) / (r->total_pages ? r->total_pages : 1);
 	return b;
 }
 

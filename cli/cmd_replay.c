@@ -236,7 +236,8 @@ int cmd_replay(int argc, char **argv)
 		static const char *const vm[] = { "vm.min_free_kbytes", "vm.watermark_scale_factor",
 						  "vm.watermark_boost_factor", "vm.zone_reclaim_mode",
 						  "vm.defrag_mode", "vm.percpu_pagelist_high_fraction",
-						  "vm.dirty_ratio", "vm.dirty_bytes" };
+						  "vm.dirty_ratio", "vm.dirty_bytes",
+						  "vm.min_unmapped_ratio" };
 
 		for (size_t i = 0; i < sizeof(vm) / sizeof(vm[0]); i++) {
 			char name[64];

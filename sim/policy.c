@@ -28,6 +28,7 @@ static const struct key keys[] = {
 	{ "vm.numa_stat", OFF(numa_stat), 0, 1 },
 	{ "vm.dirty_ratio", OFF(dirty_ratio), 0, 100 },
 	{ "vm.dirty_bytes", OFF(dirty_bytes), 0, 1L << 50 },
+	{ "vm.min_unmapped_ratio", OFF(min_unmapped_ratio), 0, 100 },
 	{ "pcp.batch", OFF(pcp_batch), 1, 1 << 20 },
 	{ "pcp.high", OFF(pcp_high), 0, 1 << 24 },
 	{ "kswapd.reclaim_pages_per_ms", OFF(kswapd_rate), 1, 1 << 24 },
@@ -71,7 +72,7 @@ int ps_policy_set(struct ps_policy *p, const char *key, const char *value, const
 		*(long *)((char *)p + keys[i].off) = v;
 		return 0;
 	}
-	return ps_err(err, "%s: unknown key '%s' (known: kernel, vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode, vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat, vm.dirty_ratio, vm.dirty_bytes, pcp.batch, pcp.high, kswapd.reclaim_pages_per_ms, kswapd.takeover, watermark.legacy)",
+	return ps_err(err, "%s: unknown key '%s' (known: kernel, vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode, vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat, vm.dirty_ratio, vm.dirty_bytes, vm.min_unmapped_ratio, pcp.batch, pcp.high, kswapd.reclaim_pages_per_ms, kswapd.takeover, watermark.legacy)",
 		      where, key);
 }
 

@@ -9,6 +9,7 @@
  * vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode,
  * vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat,
  * vm.dirty_ratio, vm.dirty_bytes (the zone walk's dirty limits),
+ * vm.min_unmapped_ratio (node reclaim),
  * pcp.batch, pcp.high (override every zone's per-CPU list sizes),
  * kswapd.reclaim_pages_per_ms (the model's kswapd speed), watermark.legacy (1:
  * the pre-4.6 rule low = min + min/4, high = min + min/2, whatever the kernel).
@@ -38,6 +39,7 @@ struct ps_policy {
 	long percpu_pagelist_high_fraction;
 	long numa_stat;
 	long dirty_ratio, dirty_bytes;		/* the zone walk's dirty limits (dirty.h) */
+	long min_unmapped_ratio;		/* node reclaim's floor of unmapped page cache */
 	long pcp_batch, pcp_high;
 	long kswapd_rate;			/* pages per ms */
 	long kswapd_takeover;			/* simulate: the model's kswapd does the trace's kswapd frees */

@@ -106,7 +106,9 @@ struct ps_replay {
 	int trace_has_comm;		/* a free named its task (simulate mode reads tasks) */
 	uint64_t kswapd_frees_deferred, kswapd_deferred_overflow;
 	uint64_t reclaimed_then_freed;
-	uint64_t node_reclaims, node_reclaimed;
+	uint64_t node_reclaims, node_reclaimed, node_reclaim_full;
+	long mapped[PS_MAX_NODES];		/* the recorded nr_mapped per node */
+	long min_unmapped[PS_MAX_NODES];	/* pgdat->min_unmapped_pages */
 	uint64_t highatomic_reserved, highatomic_unreserved;
 	/* the traced machine's address space (same as the model's unless cross) */
 	int cross;
@@ -538,8 +540,16 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 				  pol->dirty_bytes != PS_UNSET ? pol->dirty_bytes : 0) < 0)
 			goto nomem;
 		/* the page cache at the start, as recorded (the model's own machine only) */
-		for (int i = 0; i < r->nr_zones && !r->cross; i++)
+		for (int i = 0; i < r->nr_zones && !r->cross; i++) {
 			ps_dirty_start(&r->dirty, i, m->zones[i].nr_file, m->zones[i].nr_dirty);
+			if (m->zones[i].node < PS_MAX_NODES)
+				r->mapped[m->zones[i].node] += m->zones[i].nr_mapped;
+		}
+		/* node reclaim's floor: vm.min_unmapped_ratio percent of each zone's managed pages */
+		for (int i = 0; i < r->nr_zones; i++)
+			if (r->zones[i].node < PS_MAX_NODES)
+				r->min_unmapped[r->zones[i].node] += (long)r->zones[i].managed *
+					(pol->min_unmapped_ratio != PS_UNSET ? pol->min_unmapped_ratio : 1) / 100;
 	}
 	r->last_pcp_pages = calloc(r->nr_zones > 0 ? (size_t)r->nr_zones : 1, sizeof(*r->last_pcp_pages));
 	if (!r->last_pcp_pages)
@@ -1683,6 +1693,26 @@ static void run_kswapd(struct ps_replay *r, uint64_t now)
  * never scanned, nor is anything for a request that may not block (no
  * __GFP_DIRECT_RECLAIM).  Returns whether the zone now passes.
  */
+/*
+ * node_pagecache_reclaimable without RECLAIM_UNMAP and RECLAIM_WRITE: the
+ * node's page cache less its mapped pages (constant: the recorded nr_mapped)
+ * and less its dirty pages (dirty.h).
+ */
+static long node_pagecache_reclaimable(const struct ps_replay *r, int node)
+{
+	long file = 0, dirty = 0, n;
+
+	for (int zi = 0; zi < r->nr_zones && r->dirty.z; zi++)
+		if (r->zones[zi].node == node) {
+			file += r->dirty.z[zi].file;
+			dirty += r->dirty.z[zi].dirty;
+		}
+	n = file > r->mapped[node] ? file - r->mapped[node] : 0;
+	if (!(r->o.policy.zone_reclaim_mode & 2))
+		n -= dirty < n ? dirty : n;
+	return n;
+}
+
 static int node_reclaim(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int classzone, uint32_t gfp)
 {
 	long want = 1L << order;
@@ -1694,6 +1724,10 @@ static int node_reclaim(struct ps_replay *r, struct ps_zone *z, int cpu, int ord
 		return 0;	/* the allocation may not block: NODE_RECLAIM_NOSCAN */
 	if (z->node != ps_machine_cpu_node(r->m, cpu))
 		return 0;
+	if (node_pagecache_reclaimable(r, z->node) <= r->min_unmapped[z->node]) {
+		r->node_reclaim_full++;	/* NODE_RECLAIM_FULL: too little unmapped page cache */
+		return 0;
+	}
 	if (want < 32)
 		want = 32;
 	r->node_reclaims++;
@@ -1708,13 +1742,6 @@ static int node_reclaim(struct ps_replay *r, struct ps_zone *z, int cpu, int ord
 	return zone_ok(z, order, 0, classzone, 0);
 }
 
-/*
- * High-order atomic reserves (4.4+): a slow-path, non-blocking high-order
- * request (ALLOC_HARDER with __GFP_ATOMIC up to 6.2, ALLOC_HIGHATOMIC from
- * 6.3: no direct reclaim, __GFP_HIGH) tries the HIGHATOMIC lists first and,
- * once served, turns its pageblock into a reserve while the zone holds less
- * than 1% of its pages (plus one block) in reserves.
- */
 /* ALLOC_HARDER: the slow path of an atomic request (__GFP_ATOMIC, or __GFP_HIGH without direct reclaim). */
 static int alloc_harder(uint32_t gfp, int pass)
 {
@@ -1723,6 +1750,13 @@ static int alloc_harder(uint32_t gfp, int pass)
 	return (gfp & PS_GFP_ATOMIC) || (!(gfp & PS_GFP_DIRECT_RECLAIM) && (gfp & PS_GFP_HIGH));
 }
 
+/*
+ * High-order atomic reserves (4.4+): a slow-path, non-blocking high-order
+ * request (ALLOC_HARDER with __GFP_ATOMIC up to 6.2, ALLOC_HIGHATOMIC from
+ * 6.3: no direct reclaim, __GFP_HIGH) tries the HIGHATOMIC lists first and,
+ * once served, turns its pageblock into a reserve while the zone holds less
+ * than 1% of its pages (plus one block) in reserves.
+ */
 static int highatomic_request(const struct ps_replay *r, uint32_t gfp, int order, int pass)
 {
 	return !r->o.profile->old_mt && order && alloc_harder(gfp, pass);
@@ -2124,6 +2158,7 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		SET("replay_kswapd_frees_forced", r->kswapd_deferred_overflow);
 		SET("model_node_reclaim_calls", r->node_reclaims);
 		SET("model_node_reclaimed_pages", r->node_reclaimed);
+		SET("model_node_reclaim_full", r->node_reclaim_full);
 		SET("model_highatomic_reserved_blocks", r->highatomic_reserved);
 		SET("model_highatomic_unreserved_blocks", r->highatomic_unreserved);
 		for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES; n++) {

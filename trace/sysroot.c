@@ -176,6 +176,8 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 			   (!in_node_stats && (sscanf(buf, " nr_dirty %ld", &lv) == 1 ||
 					       sscanf(buf, " nr_writeback %ld", &lv) == 1))) {
 			cur.nr_dirty += lv;
+		} else if (sscanf(buf, " nr_mapped %ld", &lv) == 1) {
+			cur.nr_mapped += lv;
 		} else if (sscanf(buf, " min %ld", &lv) == 1 && !in_pagesets) {
 			cur.wmark_min = lv;
 		} else if (sscanf(buf, " low %ld", &lv) == 1 && !in_pagesets) {

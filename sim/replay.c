@@ -101,6 +101,7 @@ struct ps_replay {
 		 */
 		uint32_t *deferred;
 		uint32_t dcap, dhead, dcount;
+		uint64_t handed;	/* frees of the recorded kswapd handed over so far */
 	} kswapd[PS_MAX_NODES];
 	int kswapd_takeover;
 	int trace_has_comm;		/* a free named its task (simulate mode reads tasks) */
@@ -463,7 +464,8 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 			 * the deferred list under kswapd.takeover (its oldest block is
 			 * freed when it is full), else the page-cache ring (its oldest
 			 * entries drop out); under the takeover the ring serves only a
-			 * trace that does not name its tasks, and gets an eighth.
+			 * node the recorded kswapd has not yet reclaimed on, or a trace
+			 * that does not name its tasks, and gets an eighth.
 			 */
 			r->kswapd[n].cap = (uint32_t)(pages / (takeover ? 8 : 4) + 1);
 			r->kswapd[n].ring = malloc(sizeof(uint32_t) * r->kswapd[n].cap);
@@ -1545,8 +1547,14 @@ static int reclaim_one(struct ps_replay *r, int node)
 		k->failures = 0;
 		return got;
 	}
-	if (r->kswapd_takeover && r->trace_has_comm)
-		return -1;	/* what the recorded kswapd did not reclaim was not reclaimable */
+	/*
+	 * What the recorded kswapd did not reclaim was not reclaimable, once
+	 * it has reclaimed on this node at all; before that the trace holds
+	 * no sign of it, and the node's oldest page cache goes, as with the
+	 * takeover off.
+	 */
+	if (r->kswapd_takeover && r->trace_has_comm && k->handed)
+		return -1;
 	while (k->count) {
 		uint32_t tg = k->ring[k->head], g, idx, h;
 		struct ps_zone *z;
@@ -1585,6 +1593,7 @@ static void defer_kswapd_free(struct ps_replay *r, struct ps_zone *z, uint32_t i
 		r->kswapd_deferred_overflow++;
 	}
 	k->deferred[(k->dhead + k->dcount) % k->dcap] = (uint32_t)(r->gbase[z->index] + idx);
+	k->handed++;
 	k->dcount++;
 	r->kswapd_frees_deferred++;
 }
@@ -1942,8 +1951,7 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 		if (ev->gfp & (PS_GFP_WRITE | PS_GFP_HARDWALL))
 			ps_dirty_alloc(&r->dirty, r->gbase[z->index] + idx, z->index, ev->order,
 				       lru_page(ev->gfp) || (ev->gfp & PS_GFP_WRITE), !!(ev->gfp & PS_GFP_WRITE));
-		/* the page-cache ring is read only when the model's kswapd does not take over */
-		if (!(r->kswapd_takeover && r->trace_has_comm) && lru_page(ev->gfp))
+		if (lru_page(ev->gfp))
 			lru_add(r, z->node, (uint32_t)tg);
 		a.pfn = z->start_pfn + idx;
 		a.cpu = cpu;

@@ -1696,13 +1696,6 @@ static void run_kswapd(struct ps_replay *r, uint64_t now)
 }
 
 /*
- * vm.zone_reclaim_mode & 1: a zone below its watermark on the allocating
- * CPU's own node is reclaimed in place (node_reclaim: max(2^order, 32) pages
- * of its page cache) before the walk moves on; a remote node with CPUs is
- * never scanned, nor is anything for a request that may not block (no
- * __GFP_DIRECT_RECLAIM).  Returns whether the zone now passes.
- */
-/*
  * node_pagecache_reclaimable without RECLAIM_UNMAP and RECLAIM_WRITE: the
  * node's page cache less its mapped pages (constant: the recorded nr_mapped)
  * and less its dirty pages (dirty.h).
@@ -1722,6 +1715,13 @@ static long node_pagecache_reclaimable(const struct ps_replay *r, int node)
 	return n;
 }
 
+/*
+ * vm.zone_reclaim_mode & 1: a zone below its watermark on the allocating
+ * CPU's own node is reclaimed in place (node_reclaim: max(2^order, 32) pages
+ * of its page cache) before the walk moves on; a remote node with CPUs is
+ * never scanned, nor is anything for a request that may not block (no
+ * __GFP_DIRECT_RECLAIM).  Returns whether the zone now passes.
+ */
 static int node_reclaim(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int classzone, uint32_t gfp)
 {
 	long want = 1L << order;

@@ -40,8 +40,8 @@ struct ps_zone_desc {
 	long lowmem_reserve[PS_ZONE_NR];	/* the same, by enum ps_zone_type of the class zone */
 	int pcp_high, pcp_batch;	/* of the first CPU listed */
 	int pcp_high_min, pcp_high_max;	/* 6.7+ auto-tuning bounds; 0 before */
-	long nr_file, nr_dirty;		/* page cache (inactive + active file) and dirty + writeback pages */
-	long nr_mapped;			/* mapped file pages (4.8+: the node's, in its first zone) */
+	long nr_file, nr_dirty;		/* nr_zone_{in,}active_file, nr_zone_write_pending */
+	long nr_mapped;			/* the node's nr_mapped (per-node stats, in its first zone) */
 	/* pagetypeinfo: free blocks per order and migratetype; blocks per type */
 	uint64_t nr_free[PS_NR_ORDERS][PS_NR_MT];
 	uint64_t nr_blocks[PS_NR_MT];

@@ -168,15 +168,11 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 			cur.free_pages = v;
 			in_node_stats = 0;
 		} else if (sscanf(buf, " nr_zone_inactive_file %ld", &lv) == 1 ||
-			   sscanf(buf, " nr_zone_active_file %ld", &lv) == 1 ||
-			   (!in_node_stats && (sscanf(buf, " nr_inactive_file %ld", &lv) == 1 ||
-					       sscanf(buf, " nr_active_file %ld", &lv) == 1))) {
-			cur.nr_file += lv;
-		} else if (sscanf(buf, " nr_zone_write_pending %ld", &lv) == 1 ||
-			   (!in_node_stats && (sscanf(buf, " nr_dirty %ld", &lv) == 1 ||
-					       sscanf(buf, " nr_writeback %ld", &lv) == 1))) {
+			   sscanf(buf, " nr_zone_active_file %ld", &lv) == 1) {
+			cur.nr_file += lv;	/* 4.8+ (older zoneinfo has no start_pfn and is refused) */
+		} else if (sscanf(buf, " nr_zone_write_pending %ld", &lv) == 1) {
 			cur.nr_dirty += lv;
-		} else if (sscanf(buf, " nr_mapped %ld", &lv) == 1) {
+		} else if (in_node_stats && sscanf(buf, " nr_mapped %ld", &lv) == 1) {
 			cur.nr_mapped += lv;
 		} else if (sscanf(buf, " min %ld", &lv) == 1 && !in_pagesets) {
 			cur.wmark_min = lv;

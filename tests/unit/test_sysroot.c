@@ -146,9 +146,62 @@ static void test_kv(void)
 	ps_kv_free(&kv);
 }
 
+/* Page-cache counters (4.8+ zoneinfo): per zone nr_zone_*, the node's nr_mapped; the per-node file lines not twice. */
+static void test_file_pages(void)
+{
+	static const char text[] =
+		"Node 0, zone      DMA\n"
+		"  per-node stats\n"
+		"      nr_inactive_file 18\n"
+		"      nr_active_file 5\n"
+		"      nr_mapped    432\n"
+		"      nr_dirty     7\n"
+		"      nr_writeback 1\n"
+		"      nr_writeback_temp 4\n"
+		"      nr_dirtied   99\n"
+		"  pages free     3808\n"
+		"        min      22\n"
+		"        low      27\n"
+		"        high     32\n"
+		"        spanned  4095\n"
+		"        present  3998\n"
+		"        managed  3840\n"
+		"      nr_zone_inactive_file 3\n"
+		"      nr_zone_active_file 1\n"
+		"      nr_zone_write_pending 2\n"
+		"  start_pfn:           1\n"
+		"Node 0, zone   Normal\n"
+		"  pages free     100\n"
+		"        min      10\n"
+		"        low      12\n"
+		"        high     14\n"
+		"        spanned  1024\n"
+		"        present  1024\n"
+		"        managed  1000\n"
+		"      nr_zone_inactive_file 15\n"
+		"      nr_zone_active_file 4\n"
+		"      nr_zone_write_pending 6\n"
+		"      nr_mapped    77\n"
+		"  start_pfn:           1048576\n";
+	struct ps_machine *m = calloc(1, sizeof(*m));
+	struct ps_error err;
+
+	ps_machine_init(m);
+	CHECK_EQ(ps_parse_zoneinfo(text, "zoneinfo", m, &err), 0);
+	CHECK_EQ(m->nr_zones, 2);
+	CHECK_EQ(m->zones[0].nr_file, 4);
+	CHECK_EQ(m->zones[0].nr_dirty, 2);
+	CHECK_EQ(m->zones[0].nr_mapped, 432);
+	CHECK_EQ(m->zones[1].nr_file, 19);
+	CHECK_EQ(m->zones[1].nr_dirty, 6);
+	CHECK_EQ(m->zones[1].nr_mapped, 0);	/* outside the per-node stats: not the node's */
+	free(m);
+}
+
 int main(void)
 {
 	test_zoneinfo();
+	test_file_pages();
 	test_cpulist();
 	test_kv();
 	CHECK_DONE();

@@ -1379,8 +1379,8 @@ static void wake_kswapd(struct ps_replay *r, int node, int classzone, uint64_t n
 	kswapd_run_start(r, node, now);
 }
 
-/* kswapd_shrink_node's nr_to_reclaim: the sum over the node's zones of max(HIGH + boost, 32). */
-static long round_pages(const struct ps_replay *r, int node)
+/* kswapd_shrink_node's nr_to_reclaim: the sum over the node's zones up to reclaim_idx of max(HIGH + boost, 32). */
+static long round_pages(const struct ps_replay *r, int node, int reclaim_idx)
 {
 	long sum = 0;
 
@@ -1388,7 +1388,7 @@ static long round_pages(const struct ps_replay *r, int node)
 		const struct ps_zone *z = &r->zones[zi];
 		long high = z->wmark_high + (long)z->watermark_boost;
 
-		if (z->node == node && z->managed)
+		if (z->node == node && z->managed && z->type <= reclaim_idx)
 			sum += high > 32 ? high : 32;
 	}
 	return sum;
@@ -1443,7 +1443,7 @@ static int kswapd_next_pass(struct ps_replay *r, int node)
 		return 0;
 	}
 	/* kswapd_shrink_node: nr_to_reclaim is the sum of max(high, 32); a pass stops there */
-	want = round_pages(r, node);
+	want = round_pages(r, node, k->zoneidx);
 	scan = lru_scan(r, node, k->priority);
 	k->raise = !(scan >= want) && !(k->boost_left > 0 && k->priority == PS_DEF_PRIORITY - 2);
 	k->round_left = scan < want ? scan : want;

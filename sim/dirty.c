@@ -64,11 +64,11 @@ void ps_dirty_start(struct ps_dirty *d, int zi, long file, long dirty)
 	d->z[zi].dirty += dirty;
 }
 
-void ps_dirty_alloc(struct ps_dirty *d, uint64_t g, int zi, int order, int file, int dirty)
+void ps_dirty_alloc(struct ps_dirty *d, uint64_t g, int zi, int order, int dirty)
 {
 	uint64_t n = 1ull << order;
 
-	if (!file || !d->file)
+	if (!d->file)
 		return;
 	for (uint64_t i = g; i < g + n; i++) {
 		d->file[i / 64] |= 1ull << (i % 64);
@@ -98,6 +98,16 @@ void ps_dirty_release(struct ps_dirty *d, uint64_t g, int zi, int order)
 			d->z[zi].dirty--;
 		}
 	}
+}
+
+void ps_dirty_node(const struct ps_dirty *d, const struct ps_zone *zones, int node, long *file, long *dirty)
+{
+	*file = *dirty = 0;
+	for (int i = 0; d->z && i < d->nr_zones; i++)
+		if (zones[i].node == node) {
+			*file += d->z[i].file;
+			*dirty += d->z[i].dirty;
+		}
 }
 
 /* Dirtyable memory and dirty pages of zone @zi alone, or of its node (node < 0: the whole machine). */

@@ -40,9 +40,12 @@ void ps_dirty_free(struct ps_dirty *d);
 /* Page cache (and dirty) at the start: the recorded zone's counts. */
 void ps_dirty_start(struct ps_dirty *d, int zi, long file, long dirty);
 
-/* A block of 2^@order pages at global index @g in zone @zi was allocated / is freed. */
-void ps_dirty_alloc(struct ps_dirty *d, uint64_t g, int zi, int order, int file, int dirty);
+/* A page-cache block (dirty or not) of 2^@order pages at global index @g in zone @zi was allocated; any block is freed. */
+void ps_dirty_alloc(struct ps_dirty *d, uint64_t g, int zi, int order, int dirty);
 void ps_dirty_release(struct ps_dirty *d, uint64_t g, int zi, int order);
+
+/* Page cache and dirty pages of @node's zones. */
+void ps_dirty_node(const struct ps_dirty *d, const struct ps_zone *zones, int node, long *file, long *dirty);
 
 /* Whether zone @zi may take a dirty page: its node (4.8+) or itself is within its limit. */
 int ps_dirty_ok(const struct ps_dirty *d, const struct ps_zone *zones, int zi);

@@ -260,19 +260,19 @@ static void build_nofrag_node(struct ps_replay *r)
 	for (int thisnode = 0; thisnode < 2; thisnode++)
 		for (int node = 0; node < PS_MAX_NODES; node++)
 			for (int high = 0; high < PS_ZONE_NR; high++) {
-				int nr = thisnode ? 1 : r->nr_node_order[node], pref = -1;
+				int nr = thisnode ? 1 : r->nr_node_order[node], fn = -1, ft = -1;
 
-				for (int ni = 0; ni < nr && pref < 0; ni++) {
+				/* the first zone of the walk */
+				for (int ni = 0; ni < nr && fn < 0; ni++) {
 					int n = thisnode ? node : r->node_order[node][ni];
 
-					for (int t = high; t >= 0 && n < PS_MAX_NODES; t--)
-						if (r->node_zone[n][t] >= 0) {
-							pref = t == PS_ZONE_NORMAL && r->o.profile->nofragment &&
-							       (r->m->nr_nodes == 1 || r->node_zone[n][PS_ZONE_DMA32] >= 0) ? n : PS_MAX_NODES;
-							break;
-						}
+					for (int t = high; t >= 0 && n < PS_MAX_NODES && fn < 0; t--)
+						if (r->node_zone[n][t] >= 0)
+							fn = n, ft = t;
 				}
-				r->nofrag_node[thisnode][node][high] = (int8_t)(pref < PS_MAX_NODES ? pref : -1);
+				r->nofrag_node[thisnode][node][high] =
+					(int8_t)(ft == PS_ZONE_NORMAL && r->o.profile->nofragment &&
+						 (r->m->nr_nodes == 1 || r->node_zone[fn][PS_ZONE_DMA32] >= 0) ? fn : -1);
 			}
 }
 
@@ -327,7 +327,6 @@ static void apply_policy(struct ps_replay *r)
 	struct ps_wmark_tunables t;
 	struct ps_wmarks *w;
 
-	r->kswapd_takeover = p->kswapd_takeover != PS_UNSET ? (int)p->kswapd_takeover : 1;
 	if (p->min_free_kbytes != PS_UNSET && p->min_free_kbytes != rec->min_free_kbytes)
 		changed = 1;
 	if (p->watermark_scale_factor != PS_UNSET && p->watermark_scale_factor != rec->watermark_scale_factor)
@@ -438,6 +437,7 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 			if (!(r->ttouch[i] = calloc(r->tz[i].nr_pages, 1)))
 				goto nomem;
 	}
+	r->kswapd_takeover = o->policy.kswapd_takeover != PS_UNSET ? (int)o->policy.kswapd_takeover : 1;
 	if (o->mode == PS_REPLAY_SIMULATE) {
 		if (r->total_pages >= PS_NIL || r->traced_pages >= PS_NIL) {
 			snprintf(err, len, "%s is too large for the simulate-mode table (%llu pages)%s",
@@ -450,9 +450,6 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 		r->map = calloc(r->traced_pages, sizeof(*r->map));
 		if (!r->map)
 			goto nomem;
-		/* kswapd.takeover, as apply_policy() will read it */
-		int takeover = o->policy.kswapd_takeover != PS_UNSET ? o->policy.kswapd_takeover != 0 : 1;
-
 		for (int n = 0; n < m->nr_nodes && n < PS_MAX_NODES; n++) {
 			uint64_t pages = 0;
 
@@ -467,13 +464,13 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 			 * node the recorded kswapd has not yet reclaimed on, or a trace
 			 * that does not name its tasks, and gets an eighth.
 			 */
-			r->kswapd[n].cap = (uint32_t)(pages / (takeover ? 8 : 4) + 1);
+			r->kswapd[n].cap = (uint32_t)(pages / (r->kswapd_takeover ? 8 : 4) + 1);
 			r->kswapd[n].ring = malloc(sizeof(uint32_t) * r->kswapd[n].cap);
-			if (takeover) {
+			if (r->kswapd_takeover) {
 				r->kswapd[n].dcap = (uint32_t)(pages / 4 + 1);
 				r->kswapd[n].deferred = malloc(sizeof(uint32_t) * r->kswapd[n].dcap);
 			}
-			if (!r->kswapd[n].ring || (takeover && !r->kswapd[n].deferred))
+			if (!r->kswapd[n].ring || (r->kswapd_takeover && !r->kswapd[n].deferred))
 				goto nomem;
 		}
 	}
@@ -1702,13 +1699,9 @@ static void run_kswapd(struct ps_replay *r, uint64_t now)
  */
 static long node_pagecache_reclaimable(const struct ps_replay *r, int node)
 {
-	long file = 0, dirty = 0, n;
+	long file, dirty, n;
 
-	for (int zi = 0; zi < r->nr_zones && r->dirty.z; zi++)
-		if (r->zones[zi].node == node) {
-			file += r->dirty.z[zi].file;
-			dirty += r->dirty.z[zi].dirty;
-		}
+	ps_dirty_node(&r->dirty, r->zones, node, &file, &dirty);
 	n = file > r->mapped[node] ? file - r->mapped[node] : 0;
 	if (!(r->o.policy.zone_reclaim_mode & 2))
 		n -= dirty < n ? dirty : n;
@@ -1921,7 +1914,7 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 	}
 	if (ev->type == PS_EV_ALLOC) {
 		struct ps_event a = *ev;
-		int node, thisnode = !!(ev->gfp & PS_GFP_THISNODE), mt = ev->migratetype;
+		int node, thisnode = !!(ev->gfp & PS_GFP_THISNODE), mt = ev->migratetype, ra;
 		uint64_t tg;
 
 		if (ev->pfn == PS_PFN_NONE) {
@@ -1948,10 +1941,11 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 		ps_zone_mark(z, idx, ev->order, PG_ALLOC, mt);
 		for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < r->tz[ti].nr_pages; i++)
 			r->map[tg + i] = (uint32_t)(r->gbase[z->index] + idx + i + 1);
-		if (ev->gfp & (PS_GFP_WRITE | PS_GFP_HARDWALL))
+		ra = lru_page(ev->gfp);
+		if (ra || (ev->gfp & PS_GFP_WRITE))
 			ps_dirty_alloc(&r->dirty, r->gbase[z->index] + idx, z->index, ev->order,
-				       lru_page(ev->gfp) || (ev->gfp & PS_GFP_WRITE), !!(ev->gfp & PS_GFP_WRITE));
-		if (lru_page(ev->gfp))
+				       !!(ev->gfp & PS_GFP_WRITE));
+		if (ra)
 			lru_add(r, z->node, (uint32_t)tg);
 		a.pfn = z->start_pfn + idx;
 		a.cpu = cpu;
@@ -2190,15 +2184,11 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		/* page cache and dirty pages per node at the end (the kernel's nr_*_file, nr_dirty) */
 		SET("model_dirty_limit_skips", r->dirty.skips);
 		for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES && r->dirty.z; n++) {
-			long file = 0, dirty = 0;
+			long file, dirty;
 
 			if (!(r->m->node_online & (1ull << n)))
 				continue;
-			for (int zi = 0; zi < r->nr_zones; zi++)
-				if (r->zones[zi].node == n) {
-					file += r->dirty.z[zi].file;
-					dirty += r->dirty.z[zi].dirty;
-				}
+			ps_dirty_node(&r->dirty, r->zones, n, &file, &dirty);
 			snprintf(name, sizeof(name), "model_nr_file_pages.node%d", n);
 			SET(name, (uint64_t)(file > 0 ? file : 0));
 			snprintf(name, sizeof(name), "model_nr_dirty.node%d", n);

@@ -302,8 +302,7 @@ int cmd_replay(int argc, char **argv)
 
 	/* pass 2: the replay */
 	io.quiet = 1;
-	if (ro.mode == PS_REPLAY_SIMULATE)
-		io.reader_flags |= PS_RD_COMM;	/* kswapd.takeover needs each free's task */
+	io.reader_flags |= PS_RD_COMM;	/* kswapd.takeover, and follow's ZONE_RECLAIM_ACTIVE, need each event's task */
 	if (ps_input_open(&in, &io) < 0)
 		goto out_noinput;
 	while ((rc = ps_reader_next_batch(in.reader, &evs, &err)) > 0) {

@@ -83,6 +83,7 @@ struct ps_zone {
 	const struct ps_profile *prof;
 	int pageblock_order;
 	int nofragment;			/* ALLOC_NOFRAGMENT for the call in progress */
+	int reclaim_active;		/* ZONE_RECLAIM_ACTIVE: kswapd's balance_pgdat covers the zone */
 	ps_extfrag_fn extfrag;
 	void *extfrag_ctx;
 	uint64_t now_ns;		/* time of the request in progress (for emitted events) */

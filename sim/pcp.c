@@ -32,11 +32,16 @@ void ps_pcp_init(struct ps_pcp *pcp, int high, int batch)
 	memset(pcp, 0, sizeof(*pcp));
 	pcp->high = high;
 	pcp->batch = batch > 0 ? batch : 1;
+	pcp->scale_max = PS_PCP_BATCH_SCALE_MAX;
 	for (int i = 0; i < PS_NR_PCP_LISTS; i++)
 		pcp->lists[i].head = pcp->lists[i].tail = PS_NIL;
 }
 
-#define PCP_BATCH_SCALE_MAX 5
+/* CONFIG_PCP_BATCH_SCALE_MAX as the 6.7+ code reads it (the Kconfig's range is 0..6) */
+static int scale_max(const struct ps_pcp *pcp)
+{
+	return pcp->scale_max > 6 ? 6 : pcp->scale_max;
+}
 
 void ps_pcp_set_adaptive(struct ps_pcp *pcp, int high_min, int high_max)
 {
@@ -72,7 +77,7 @@ int ps_pcp_refill_blocks(struct ps_pcp *pcp, int order)
 
 		if (maxn < pcp->batch)
 			maxn = pcp->batch;
-		if (b <= maxn && pcp->alloc_factor < PCP_BATCH_SCALE_MAX)
+		if (b <= maxn && pcp->alloc_factor < scale_max(pcp))
 			pcp->alloc_factor++;
 		if (b > maxn)
 			b = maxn;
@@ -91,13 +96,17 @@ void ps_pcp_note_alloc(struct ps_pcp *pcp)
 	pcp->free_count >>= 1;
 }
 
-int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int order)
+int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int order, int reclaim_active)
 {
-	int n;
+	int n, high;
+
+	reclaim_active &= prof->pcp_high_orders;	/* ZONE_RECLAIM_ACTIVE came with 5.14 */
 
 	if (pcp->high_max) {
 		/* 6.7+ free_frozen_page_commit(): nr_pcp_high() and nr_pcp_free() */
-		int high = pcp->high, free_high;
+		int free_high;
+
+		high = pcp->high;
 
 		pcp->alloc_factor >>= 1;
 		/*
@@ -107,13 +116,18 @@ int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int or
 		free_high = order && order <= 3 && pcp->prev_free_high &&
 			    pcp->free_count >= pcp->batch + (prof->defrag_mode ? pcp->high_min / 2 : 0);
 		pcp->prev_free_high = order && order <= 3;
-		if (pcp->free_count < (pcp->batch << PCP_BATCH_SCALE_MAX))
+		if (pcp->free_count < (pcp->batch << scale_max(pcp)))
 			pcp->free_count += 1 << order;
 		if (free_high) {
-			int h = pcp->high - (pcp->batch << PCP_BATCH_SCALE_MAX);
+			int h = pcp->high - (pcp->batch << scale_max(pcp));
 
 			pcp->high = h < pcp->high_min ? pcp->high_min : h;
 			high = 0;
+		} else if (reclaim_active) {
+			int h = pcp->high - (pcp->free_count > pcp->batch ? pcp->free_count : pcp->batch);
+
+			pcp->high = h < pcp->high_min ? pcp->high_min : h;
+			high = pcp->batch << 2 < pcp->high ? pcp->batch << 2 : pcp->high;
 		} else if (pcp->count >= pcp->high && pcp->high_min != pcp->high_max) {
 			int want = pcp->free_count + pcp->batch;
 
@@ -126,7 +140,7 @@ int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int or
 		if (pcp->count < high)
 			return 0;
 		if (free_high)
-			return pcp->count < (pcp->batch << PCP_BATCH_SCALE_MAX) ? pcp->count : pcp->batch << PCP_BATCH_SCALE_MAX;
+			return pcp->count < (pcp->batch << scale_max(pcp)) ? pcp->count : pcp->batch << scale_max(pcp);
 		if (high < pcp->batch)
 			return 1;
 		n = pcp->free_count;
@@ -139,22 +153,24 @@ int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int or
 	/* 5.19-6.6: a high-order free after a drain empties the lists (free_high) */
 	if (prof->pcp_drain_from_freed && pcp->free_factor && order && order <= 3)
 		return pcp->count + pcp->batch;
-	if (pcp->count < pcp->high)
+	high = pcp->high;
+	if (reclaim_active && pcp->batch << 2 < high)
+		high = pcp->batch << 2;
+	if (pcp->count < high)
 		return 0;
 	if (!prof->pcp_high_orders) {
 		n = pcp->batch;
 	} else {
-		int max = pcp->high - pcp->batch;
+		/* nr_pcp_free(): batch << free_factor within [batch, high - batch] */
+		long max = high - pcp->batch, b = (long)pcp->batch << pcp->free_factor;
 
-		n = pcp->batch << pcp->free_factor;
-		if (n < max)
+		if (b < max && pcp->free_factor < pcp->scale_max)
 			pcp->free_factor++;
-		if (n > max)
-			n = max;
+		n = (int)(b > max ? max : b);
 		if (n < pcp->batch)
 			n = pcp->batch;
 	}
-	if (pcp->high < pcp->batch)
+	if (high < pcp->batch)
 		n = 1;
 	return n;
 }
@@ -310,7 +326,7 @@ void ps_pcp_free(struct ps_zone *z, struct ps_pcp *pcp, uint32_t idx, int order)
 	pcp->count += 1 << order;
 	ps_zone_pcp_add(z, 1u << order);
 	{
-		int n = ps_pcp_drain_pages(pcp, z->prof, order);
+		int n = ps_pcp_drain_pages(pcp, z->prof, order, z->reclaim_active);
 
 		if (n > 0)
 			ps_pcp_drain(z, pcp, n, pi);

@@ -17,6 +17,7 @@ struct ps_pcp {
 	int count;			/* pages */
 	int high, batch;
 	int free_factor;		/* 5.14-6.6 */
+	int scale_max;			/* CONFIG_PCP_BATCH_SCALE_MAX (a stable fix from 6.1.y on; see policy.h) */
 	int alloc_factor;		/* 6.7+ */
 	int high_min, high_max;		/* 6.7+ auto-tuning bounds (0: fixed high) */
 	int free_count;			/* 6.7+ */
@@ -24,6 +25,9 @@ struct ps_pcp {
 	struct ps_list lists[PS_NR_PCP_LISTS];
 	uint64_t refills, drains, refill_pages, drain_pages;
 };
+
+/* The Kconfig default of CONFIG_PCP_BATCH_SCALE_MAX. */
+#define PS_PCP_BATCH_SCALE_MAX 5
 
 void ps_pcp_init(struct ps_pcp *pcp, int high, int batch);
 
@@ -36,9 +40,10 @@ int ps_pcp_refill_blocks(struct ps_pcp *pcp, int order);
 /*
  * After a block of @order went on the lists (pcp->count already raised):
  * how many pages to drain now, 0 for none (nr_pcp_high / nr_pcp_free,
- * free_high); updates the version's state.
+ * free_high); updates the version's state.  @reclaim_active: the zone's
+ * ZONE_RECLAIM_ACTIVE (5.14+ caps high at 4 * batch while kswapd runs).
  */
-int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int order);
+int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int order, int reclaim_active);
 
 /* An allocation was served from the lists (decays free_factor / free_count). */
 void ps_pcp_note_alloc(struct ps_pcp *pcp);

@@ -11,6 +11,9 @@
  * vm.dirty_ratio, vm.dirty_bytes (the zone walk's dirty limits),
  * vm.min_unmapped_ratio (node reclaim),
  * pcp.batch, pcp.high (override every zone's per-CPU list sizes),
+ * pcp.batch_scale_max (CONFIG_PCP_BATCH_SCALE_MAX, default 5: the cap on
+ * free_factor that 6.7 brought and the stable trees took, 6.1.y in August
+ * 2024; mainline 5.14-6.6 releases had none, which 24 stands for),
  * kswapd.reclaim_pages_per_ms (the model's kswapd speed), watermark.legacy (1:
  * the pre-4.6 rule low = min + min/4, high = min + min/2, whatever the kernel).
  */
@@ -40,7 +43,7 @@ struct ps_policy {
 	long numa_stat;
 	long dirty_ratio, dirty_bytes;		/* the zone walk's dirty limits (dirty.h) */
 	long min_unmapped_ratio;		/* node reclaim's floor of unmapped page cache */
-	long pcp_batch, pcp_high;
+	long pcp_batch, pcp_high, pcp_batch_scale_max;
 	long kswapd_rate;			/* pages per ms */
 	long kswapd_takeover;			/* simulate: the model's kswapd does the trace's kswapd frees */
 	long wmark_legacy;			/* 1: the pre-4.6 watermark rule whatever the kernel */

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_pcp.c - sim/pcp.c's drain amounts (nr_pcp_high / nr_pcp_free) per
+ * version: the free_factor doubling and its CONFIG_PCP_BATCH_SCALE_MAX cap,
+ * ZONE_RECLAIM_ACTIVE's cap of high at 4 * batch (5.14+), free_high, and
+ * the 6.7+ path under reclaim.  The expected sizes are the drain sections
+ * the shared Debian 6.1.192 traces show for the same batch and high.
+ */
+#include "../../sim/pcp.h"
+#include "../../sim/profile.h"
+#include "check.h"
+
+/* Free order-0 pages one by one (no allocation between) and record each drain's size. */
+static int frees(struct ps_pcp *pcp, const struct ps_profile *prof, int reclaim_active, int nfree,
+		 int *sizes, int max)
+{
+	int nd = 0;
+
+	for (int i = 0; i < nfree; i++) {
+		int n;
+
+		pcp->count++;
+		n = ps_pcp_drain_pages(pcp, prof, 0, reclaim_active);
+		if (n > 0) {
+			if (nd < max)
+				sizes[nd] = n;
+			nd++;
+			pcp->count -= n < pcp->count ? n : pcp->count;
+		}
+	}
+	return nd;
+}
+
+int main(void)
+{
+	const struct ps_profile *p61 = ps_profile_by_name("6.1"), *p44 = ps_profile_by_name("4.4");
+	const struct ps_profile *p68 = ps_profile_by_name("6.8");
+	struct ps_pcp pcp;
+	int s[64], nd;
+
+	CHECK(p61 && p44 && p68);
+
+	/* node 1 Normal of numa2-wsf200: batch 15, high 830; memwork's drains are 480 = 15 << 5 */
+	ps_pcp_init(&pcp, 830, 15);
+	nd = frees(&pcp, p61, 0, 830 + 15 + 30 + 60 + 120 + 240 + 480 + 480, s, 64);
+	CHECK(nd >= 7);
+	CHECK_EQ(s[0], 15);
+	CHECK_EQ(s[1], 30);
+	CHECK_EQ(s[4], 240);
+	CHECK_EQ(s[5], 480);
+	CHECK_EQ(s[6], 480);	/* capped: free_factor stops at 5 */
+
+	/* mainline 5.14-6.6 without the cap: on to high - batch */
+	ps_pcp_init(&pcp, 830, 15);
+	pcp.scale_max = 24;
+	nd = frees(&pcp, p61, 0, 830 + 15 + 30 + 60 + 120 + 240 + 480 + 815, s, 64);
+	CHECK(nd >= 7);
+	CHECK_EQ(s[5], 480);
+	CHECK_EQ(s[6], 815);
+
+	/* an allocation halves free_factor (6 here) */
+	ps_pcp_note_alloc(&pcp);
+	pcp.count = 830;
+	CHECK_EQ(ps_pcp_drain_pages(&pcp, p61, 0, 0), 15 << 3);
+
+	/* ZONE_RECLAIM_ACTIVE: DMA32 of numa2-zrm1 (batch 3, high 59) drains 3, 6, 9, 9 as kswapd frees */
+	ps_pcp_init(&pcp, 59, 3);
+	nd = frees(&pcp, p61, 1, 12 + 3 + 6 + 9, s, 64);
+	CHECK_EQ(nd, 4);
+	CHECK_EQ(s[0], 3);
+	CHECK_EQ(s[1], 6);
+	CHECK_EQ(s[2], 9);
+	CHECK_EQ(s[3], 9);
+	/* ... and node 1 Normal of numa2-base (batch 15, high 234) at most 45, as kswapd1's */
+	ps_pcp_init(&pcp, 234, 15);
+	nd = frees(&pcp, p61, 1, 60 + 15 + 30 + 45, s, 64);
+	CHECK_EQ(nd, 4);
+	CHECK_EQ(s[2], 45);
+	CHECK_EQ(s[3], 45);
+	/* without reclaim the same lists hold up to high */
+	ps_pcp_init(&pcp, 234, 15);
+	CHECK_EQ(frees(&pcp, p61, 0, 233, s, 64), 0);
+
+	/* before 5.14 there is no ZONE_RECLAIM_ACTIVE: batch at high, whatever kswapd does */
+	ps_pcp_init(&pcp, 234, 15);
+	CHECK_EQ(frees(&pcp, p44, 1, 233, s, 64), 0);
+	pcp.count++;
+	CHECK_EQ(ps_pcp_drain_pages(&pcp, p44, 0, 1), 15);
+
+	/* 5.19-6.6 free_high: an order-1 free after a drain empties the lists */
+	ps_pcp_init(&pcp, 234, 15);
+	nd = frees(&pcp, p61, 0, 234, s, 64);
+	CHECK_EQ(nd, 1);
+	CHECK_EQ(pcp.count, 234 - 15);
+	pcp.count += 2;
+	CHECK(ps_pcp_drain_pages(&pcp, p61, 1, 0) >= pcp.count);
+
+	/* 6.7+ under reclaim: high falls by max(free_count, batch) and the lists keep 4 * batch */
+	ps_pcp_init(&pcp, 400, 15);
+	ps_pcp_set_adaptive(&pcp, 100, 800);
+	pcp.count = 59;
+	CHECK_EQ(ps_pcp_drain_pages(&pcp, p68, 0, 1), 0);
+	CHECK_EQ(pcp.high, 400 - 15);
+	pcp.count = 60;
+	CHECK_EQ(ps_pcp_drain_pages(&pcp, p68, 0, 1), 15);	/* clamp(free_count = 2, batch, 60 - batch) */
+	CHECK_EQ(pcp.high, 400 - 30);
+	CHECK_DONE();
+}

@@ -111,7 +111,10 @@ struct ps_replay {
 	int trace_has_comm;		/* a free named its task (simulate mode reads tasks) */
 	uint64_t kswapd_frees_deferred, kswapd_deferred_overflow;
 	uint64_t reclaimed_then_freed;
-	uint64_t node_reclaims, node_reclaimed, node_reclaim_full;
+	uint64_t node_reclaims, node_reclaimed, node_reclaim_full, node_reclaim_locked;
+	/* PGDAT_RECLAIM_LOCKED: a node reclaim runs on the node until then, from that CPU */
+	uint64_t node_reclaim_until[PS_MAX_NODES];
+	int node_reclaim_cpu[PS_MAX_NODES];
 	long mapped[PS_MAX_NODES];		/* the recorded nr_mapped per node */
 	long min_unmapped[PS_MAX_NODES];	/* pgdat->min_unmapped_pages */
 	uint64_t highatomic_reserved, highatomic_unreserved;
@@ -1540,17 +1543,15 @@ static struct ps_zone *zone_of_global(struct ps_replay *r, uint64_t gi, uint32_t
 	return &r->zones[zi];
 }
 
-/* Frees model block @idx of @z as reclaim on @node does: through a pcp list of a CPU of the node. */
+/* Frees model block @idx of @z as reclaim on @node does: through @cpu's pcp lists (-1: the node's first CPU, for kswapd). */
 static void reclaim_block(struct ps_replay *r, int node, struct ps_zone *z, uint32_t idx, int order,
-			  uint64_t now)
+			  uint64_t now, int cpu)
 {
-	int cpu = 0;
-
-	for (int c = 0; c < r->m->nr_cpus; c++)
-		if (r->m->cpu_node[c] == node) {
+	for (int c = 0; cpu < 0 && c < r->m->nr_cpus; c++)
+		if (r->m->cpu_node[c] == node)
 			cpu = c;
-			break;
-		}
+	if (cpu < 0)
+		cpu = 0;
 	z->now_ns = now;
 	z->now_cpu = cpu;
 	ps_dirty_release(&r->dirty, r->gbase[z->index] + idx, z->index, order);
@@ -1562,8 +1563,8 @@ static void reclaim_block(struct ps_replay *r, int node, struct ps_zone *z, uint
 	}
 }
 
-/* Takes the oldest deferred block of @node off its list; returns its pages, or -1 if none. */
-static int reclaim_deferred(struct ps_replay *r, int node, uint64_t now)
+/* Takes the oldest deferred block of @node off its list onto @cpu's lists (reclaim_block); returns its pages, or -1 if none. */
+static int reclaim_deferred(struct ps_replay *r, int node, uint64_t now, int cpu)
 {
 	typeof(r->kswapd[0]) *k = &r->kswapd[node];
 
@@ -1576,27 +1577,25 @@ static int reclaim_deferred(struct ps_replay *r, int node, uint64_t now)
 		k->dcount--;
 		if (ps_zone_block_of(z, idx, &h, &order) != PG_ALLOC || h != idx)
 			continue;	/* cannot happen: nothing else frees a deferred block */
-		reclaim_block(r, node, z, idx, order, now);
+		reclaim_block(r, node, z, idx, order, now, cpu);
 		return 1 << order;
 	}
 	return -1;
 }
 
 /*
- * Reclaims one block of @node: first what the recorded kswapd freed and the
- * model has not yet (kswapd.takeover), then the oldest reclaimable block;
- * returns pages freed, -1 if there is nothing left to reclaim.
+ * Reclaims one block of @node at @now onto @cpu's lists (-1: the node's
+ * kswapd's): first what the recorded kswapd freed and the model has not yet
+ * (kswapd.takeover), then the oldest reclaimable block; returns pages
+ * freed, -1 if there is nothing left to reclaim.
  */
-static int reclaim_one(struct ps_replay *r, int node)
+static int reclaim_one(struct ps_replay *r, int node, int cpu, uint64_t now)
 {
 	typeof(r->kswapd[0]) *k = &r->kswapd[node];
-	int got = reclaim_deferred(r, node, k->last_run);
+	int got = reclaim_deferred(r, node, now, cpu);
 
-	if (got > 0) {
-		k->reclaimed += got;
-		k->failures = 0;
+	if (got > 0)
 		return got;
-	}
 	/*
 	 * What the recorded kswapd did not reclaim was not reclaimable, once
 	 * it has reclaimed on this node at all; before that the trace holds
@@ -1620,9 +1619,7 @@ static int reclaim_one(struct ps_replay *r, int node)
 			continue;
 		for (uint32_t i = 0; i < (1u << order) && tg + i < r->traced_pages; i++)
 			r->map[tg + i] = MAP_RECLAIMED;
-		reclaim_block(r, node, z, idx, order, k->last_run);
-		k->reclaimed += 1u << order;
-		k->failures = 0;
+		reclaim_block(r, node, z, idx, order, now, cpu);
 		return 1 << order;
 	}
 	return -1;
@@ -1639,7 +1636,7 @@ static void defer_kswapd_free(struct ps_replay *r, struct ps_zone *z, uint32_t i
 	typeof(r->kswapd[0]) *k = &r->kswapd[z->node];
 
 	if (k->dcount == k->dcap) {
-		reclaim_deferred(r, z->node, r->now_ns);
+		reclaim_deferred(r, z->node, r->now_ns, -1);
 		r->kswapd_deferred_overflow++;
 	}
 	k->deferred[(k->dhead + k->dcount) % k->dcap] = (uint32_t)(r->gbase[z->index] + idx);
@@ -1712,7 +1709,11 @@ static void run_kswapd(struct ps_replay *r, uint64_t now)
 
 			if (k->round_left <= 0 && !kswapd_next_pass(r, n))
 				break;
-			got = reclaim_one(r, n);
+			got = reclaim_one(r, n, -1, k->last_run);
+			if (got > 0) {
+				k->reclaimed += got;
+				k->failures = 0;
+			}
 			if (got < 0) {
 				/* no progress: balance_pgdat gives up; the boosts go all the same */
 				k->round_left = 0;
@@ -1767,34 +1768,47 @@ static long node_pagecache_reclaimable(const struct ps_replay *r, int node)
  * CPU's own node is reclaimed in place (node_reclaim: max(2^order, 32) pages
  * of its page cache) before the walk moves on; a remote node with CPUs is
  * never scanned, nor is anything for a request that may not block (no
- * __GFP_DIRECT_RECLAIM).  Returns whether the zone now passes.
+ * __GFP_DIRECT_RECLAIM).  One reclaim at a time per node
+ * (PGDAT_RECLAIM_LOCKED): it holds the node for the pages it reclaimed at
+ * the model's reclaim speed (kswapd.reclaim_pages_per_ms), and another
+ * CPU's request meanwhile does not scan (NODE_RECLAIM_NOSCAN) but moves on
+ * down the zonelist.  The reclaimed pages go to the reclaiming CPU's lists,
+ * so the zone's free count does not see them at once.  Returns whether the
+ * zone now passes.
  */
 static int node_reclaim(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int classzone, uint32_t gfp)
 {
-	long want = 1L << order;
-	int got = 0;
+	long want = 1L << order, rate;
+	int got = 0, node = z->node;
 
 	if (r->o.policy.zone_reclaim_mode == PS_UNSET || !(r->o.policy.zone_reclaim_mode & 1))
 		return 0;
 	if (!(gfp & PS_GFP_DIRECT_RECLAIM))
 		return 0;	/* the allocation may not block: NODE_RECLAIM_NOSCAN */
-	if (z->node != ps_machine_cpu_node(r->m, cpu))
+	if (node != ps_machine_cpu_node(r->m, cpu))
 		return 0;
-	if (node_pagecache_reclaimable(r, z->node) <= r->min_unmapped[z->node]) {
+	if (node_pagecache_reclaimable(r, node) <= r->min_unmapped[node]) {
 		r->node_reclaim_full++;	/* NODE_RECLAIM_FULL: too little unmapped page cache */
+		return 0;
+	}
+	if (r->now_ns < r->node_reclaim_until[node] && r->node_reclaim_cpu[node] != cpu) {
+		r->node_reclaim_locked++;	/* PGDAT_RECLAIM_LOCKED: NODE_RECLAIM_NOSCAN */
 		return 0;
 	}
 	if (want < 32)
 		want = 32;
 	r->node_reclaims++;
 	while (got < want) {
-		int n = reclaim_one(r, z->node);
+		int n = reclaim_one(r, node, cpu, r->now_ns);
 
 		if (n < 0)
 			break;
 		got += n;
 	}
 	r->node_reclaimed += got;
+	rate = r->o.policy.kswapd_rate != PS_UNSET ? r->o.policy.kswapd_rate : PS_KSWAPD_RATE_DEFAULT;
+	r->node_reclaim_until[node] = r->now_ns + (uint64_t)(got > want ? got : want) * 1000000ull / (uint64_t)rate;
+	r->node_reclaim_cpu[node] = cpu;
 	return zone_ok(z, order, 0, classzone, 0);
 }
 
@@ -2215,6 +2229,7 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		SET("model_node_reclaim_calls", r->node_reclaims);
 		SET("model_node_reclaimed_pages", r->node_reclaimed);
 		SET("model_node_reclaim_full", r->node_reclaim_full);
+		SET("model_node_reclaim_locked", r->node_reclaim_locked);
 		SET("model_highatomic_reserved_blocks", r->highatomic_reserved);
 		SET("model_highatomic_unreserved_blocks", r->highatomic_unreserved);
 		for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES; n++) {

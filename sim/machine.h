@@ -13,6 +13,7 @@
 #define PS_MAX_NODES 64
 #define PS_MAX_CPUS 1024
 #define PS_MAX_ZONES 256
+#define PS_MAX_PCP_SEED 4096
 #define PS_NR_ORDERS 11		/* orders 0..10 on x86-64, every version */
 #define PS_NR_MT 6		/* pagetypeinfo columns we keep (PS_MT_* < 6) */
 
@@ -63,6 +64,18 @@ struct ps_machine {
 	int16_t cpu_node[PS_MAX_CPUS];	/* -1 when unknown */
 	int nr_zones;			/* populated zones (spanned > 0), sorted by start_pfn */
 	struct ps_zone_desc zones[PS_MAX_ZONES];
+	/*
+	 * zoneinfo's per-CPU list counts (pages on the pcp lists of a zone of
+	 * a CPU when it was read) with that CPU's high (6.7+ tunes it per
+	 * CPU; -1 if not printed), non-zero counts only, the first
+	 * PS_MAX_PCP_SEED
+	 */
+	int nr_pcp_seed, pcp_seed_dropped;
+	struct ps_pcp_seed {
+		int8_t node, type;
+		int16_t cpu;
+		int32_t count, high;
+	} pcp_seed[PS_MAX_PCP_SEED];
 	const char *source;		/* where it came from, for messages */
 	int assumed;			/* layout assumed, not read */
 };

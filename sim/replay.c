@@ -73,6 +73,8 @@ struct ps_replay {
 	int nr_cpus;
 	struct ps_pcp *pcps;		/* [zone][cpu]: lists in simulate mode, counts in follow mode */
 	int *shadow;			/* follow: [zone][cpu][list] blocks the kernel's rules would hold */
+	int *shadow_seed;		/* follow: [zone][cpu] pages on the lists at the start, lists unknown */
+	uint64_t seed_pages, seed_used;
 	uint8_t *section;		/* follow: per CPU, the zone-lock section in progress */
 	uint64_t trace_refills, trace_drains;
 	/* follow: time of the recorded kswapdN's latest event, per node (0: none yet) */
@@ -487,8 +489,9 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 		r->nr_cpus = PS_MAX_CPUS;
 	r->pcps = calloc((size_t)m->nr_zones * r->nr_cpus, sizeof(*r->pcps));
 	r->shadow = calloc((size_t)m->nr_zones * r->nr_cpus * PS_NR_PCP_LISTS, sizeof(*r->shadow));
+	r->shadow_seed = calloc((size_t)m->nr_zones * r->nr_cpus, sizeof(*r->shadow_seed));
 	r->section = calloc(r->nr_cpus, 1);
-	if (!r->pcps || !r->shadow || !r->section)
+	if (!r->pcps || !r->shadow || !r->shadow_seed || !r->section)
 		goto nomem;
 	for (int i = 0; i < m->nr_zones; i++) {
 		const struct ps_zone_desc *d = &m->zones[i];
@@ -507,6 +510,22 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 			if (o->policy.pcp_high == PS_UNSET)
 				ps_pcp_set_adaptive(&r->pcps[(size_t)i * r->nr_cpus + c], d->pcp_high_min, d->pcp_high_max);
 		}
+	}
+	/* follow: the pages the recorded lists held at the start (zoneinfo), lists unknown */
+	for (int s = 0; o->mode == PS_REPLAY_FOLLOW && s < m->nr_pcp_seed; s++) {
+		const struct ps_pcp_seed *sd = &m->pcp_seed[s];
+
+		for (int i = 0; i < m->nr_zones && sd->cpu < r->nr_cpus; i++)
+			if (m->zones[i].node == sd->node && m->zones[i].type == sd->type) {
+				struct ps_pcp *pcp = &r->pcps[(size_t)i * r->nr_cpus + sd->cpu];
+
+				r->shadow_seed[(size_t)i * r->nr_cpus + sd->cpu] += sd->count;
+				pcp->count += sd->count;
+				r->seed_pages += (uint64_t)sd->count;
+				/* 6.7+: the CPU's own auto-tuned high, within its bounds */
+				if (pcp->high_max && sd->high >= pcp->high_min && sd->high <= pcp->high_max)
+					pcp->high = sd->high;
+			}
 	}
 	apply_policy(r);
 	{
@@ -607,6 +626,7 @@ void ps_replay_destroy(struct ps_replay *r)
 	free(r->map);
 	free(r->pcps);
 	free(r->shadow);
+	free(r->shadow_seed);
 	free(r->section);
 	for (int i = 0; r->ttouch && i < r->nr_tz; i++)
 		free(r->ttouch[i]);
@@ -1026,18 +1046,47 @@ static void account_invisible(struct ps_replay *r, struct ps_zone *z, uint32_t h
  * shadow of the trace): refills when a list is empty, drains when the count
  * reaches high; compared with the refill and drain sections the trace shows.
  */
-static int *shadow_list(struct ps_replay *r, const struct ps_zone *z, int cpu, int order, int mt)
+static int shadow_cpu(const struct ps_replay *r, int cpu)
 {
-	if (cpu < 0 || cpu >= r->nr_cpus)
-		cpu = cpu < 0 ? 0 : cpu % r->nr_cpus;
-	return &r->shadow[((size_t)z->index * r->nr_cpus + cpu) * PS_NR_PCP_LISTS + ps_pcp_index(z, order, mt)];
+	return cpu < 0 ? 0 : cpu % r->nr_cpus;
 }
 
-static void shadow_alloc(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt)
+static int *shadow_list(struct ps_replay *r, const struct ps_zone *z, int cpu, int order, int mt)
+{
+	return &r->shadow[((size_t)z->index * r->nr_cpus + shadow_cpu(r, cpu)) * PS_NR_PCP_LISTS + ps_pcp_index(z, order, mt)];
+}
+
+static int *shadow_seed(struct ps_replay *r, const struct ps_zone *z, int cpu)
+{
+	return &r->shadow_seed[(size_t)z->index * r->nr_cpus + shadow_cpu(r, cpu)];
+}
+
+/*
+ * The recorded lists' contents at the start: zoneinfo gives each CPU's
+ * count per zone, not which lists hold it.  An allocation from a list the
+ * shadow holds empty takes one of those pages if the trace served it with
+ * no refill of its own (@refilled: the CPU's previous event was a refill),
+ * until they run out; drains take them after the known lists.
+ */
+static int shadow_seed_take(struct ps_replay *r, struct ps_pcp *pcp, int *seed, int pages, int refilled)
+{
+	if (refilled || *seed < pages)
+		return 0;
+	*seed -= pages;
+	pcp->count -= pages;
+	r->seed_used += (uint64_t)pages;
+	return 1;
+}
+
+static void shadow_alloc(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt, int refilled)
 {
 	struct ps_pcp *pcp = pcp_of(r, z, cpu);
 	int *cnt = shadow_list(r, z, cpu, order, mt);
 
+	if (*cnt <= 0 && shadow_seed_take(r, pcp, shadow_seed(r, z, cpu), 1 << order, refilled)) {
+		ps_pcp_note_alloc(pcp);
+		return;
+	}
 	if (*cnt <= 0) {
 		int n = ps_pcp_refill_blocks(pcp, order);
 
@@ -1072,6 +1121,13 @@ static void shadow_free(struct ps_replay *r, struct ps_zone *z, int cpu, int ord
 			pcp->count -= 1 << o;
 			n -= 1 << o;
 		}
+	}
+	if (n > 0) {
+		int *seed = shadow_seed(r, z, cpu), t = n < *seed ? n : *seed;
+
+		*seed -= t;
+		pcp->count -= t;
+		r->seed_used += (uint64_t)t;
 	}
 }
 
@@ -1109,13 +1165,16 @@ static int follow_reclaim_active(const struct ps_replay *r, int node, int kswapd
 	       (r->kswapd_seen[node] && now >= r->kswapd_seen_ns[node] && now - r->kswapd_seen_ns[node] < FOLLOW_KSWAPD_GAP_NS);
 }
 
-static void follow_sections(struct ps_replay *r, const struct ps_event *ev)
+/* Tracks the CPU's refill and drain sections; returns the section @ev follows (1: a refill, 2: a drain). */
+static int follow_sections(struct ps_replay *r, const struct ps_event *ev)
 {
 	uint8_t *sec;
+	int prev;
 
 	if (ev->cpu >= r->nr_cpus)
-		return;
+		return 0;
 	sec = &r->section[ev->cpu];
+	prev = *sec;
 	if (ev->type == PS_EV_ZONE_LOCKED && ev->percpu_refill) {
 		if (*sec != 1)
 			r->trace_refills++;
@@ -1127,6 +1186,7 @@ static void follow_sections(struct ps_replay *r, const struct ps_event *ev)
 	} else if (ev->type != PS_EV_EXTFRAG) {
 		*sec = 0;
 	}
+	return prev;
 }
 
 static void follow_event(struct ps_replay *r, const struct ps_event *ev)
@@ -1134,10 +1194,10 @@ static void follow_event(struct ps_replay *r, const struct ps_event *ev)
 	const struct ps_profile *p = r->o.profile;
 	struct ps_zone *z;
 	uint32_t idx, h;
-	int k, kind, kswapd_node;
+	int k, kind, kswapd_node, after;
 
 	ps_counters_event(&r->cnt, ev);
-	follow_sections(r, ev);
+	after = follow_sections(r, ev);
 	kswapd_node = follow_kswapd(r, ev);
 	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
 		return;
@@ -1151,7 +1211,7 @@ static void follow_event(struct ps_replay *r, const struct ps_event *ev)
 	kind = ps_zone_block_of(z, idx, &h, &k);
 	if (ps_pcp_allowed(p, ev->order, z->pageblock_order)) {
 		if (ev->type == PS_EV_ALLOC)
-			shadow_alloc(r, z, ev->cpu, ev->order, ev->migratetype);
+			shadow_alloc(r, z, ev->cpu, ev->order, ev->migratetype, after == 1);
 		else if (ev->type == PS_EV_FREE && ps_pageblock_mt(z, idx) != PS_MT_ISOLATE)
 			shadow_free(r, z, ev->cpu, ev->order, ps_pageblock_mt(z, idx), follow_reclaim_active(r, z->node, kswapd_node, ev->ts_ns));
 	}
@@ -2290,6 +2350,8 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		if (r->o.mode == PS_REPLAY_FOLLOW) {
 			SET("trace_pcp_refill_sections", r->trace_refills);
 			SET("trace_pcp_drain_sections", r->trace_drains);
+			SET("replay_pcp_start_pages", r->seed_pages);
+			SET("replay_pcp_start_pages_used", r->seed_used);
 		}
 	}
 	SET("model_zone_lock_acquisitions", lock);

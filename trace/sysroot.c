@@ -107,7 +107,7 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 	int have = 0, line = 0, in_pagesets = 0, pcp_done = 0, cur_index = 0, node_prev = -1, in_node_stats = 0;
 	int node_types[PS_MAX_NODES][8];
 	int node_nz[PS_MAX_NODES];
-	int have_start = 0;
+	int have_start = 0, seed_cpu = -1;
 	char buf[512];
 	const char *p = text;
 
@@ -154,6 +154,7 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 			in_pagesets = 0;
 			in_node_stats = 0;
 			pcp_done = 0;
+			seed_cpu = -1;
 			cur_index++;
 			if (node + 1 > m->nr_nodes)
 				m->nr_nodes = node + 1;
@@ -208,8 +209,22 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 		} else if (in_pagesets && sscanf(buf, " cpu: %d", &pcpu) == 1) {
 			if (cur.pcp_batch >= 0)
 				pcp_done = 1;
-		} else if (in_pagesets && !pcp_done && sscanf(buf, " high: %ld", &lv) == 1) {
-			cur.pcp_high = lv;
+			seed_cpu = pcpu;
+		} else if (in_pagesets && sscanf(buf, " count: %ld", &lv) == 1) {
+			if (lv > 0 && cur.spanned > 0 && seed_cpu >= 0 && seed_cpu < PS_MAX_CPUS && lv <= INT32_MAX) {
+				if (m->nr_pcp_seed < PS_MAX_PCP_SEED)
+					m->pcp_seed[m->nr_pcp_seed++] = (struct ps_pcp_seed){ (int8_t)cur.node, (int8_t)cur.type,
+											    (int16_t)seed_cpu, (int32_t)lv, -1 };
+				else
+					m->pcp_seed_dropped++;
+			}
+		} else if (in_pagesets && sscanf(buf, " high: %ld", &lv) == 1) {
+			struct ps_pcp_seed *sd = m->nr_pcp_seed ? &m->pcp_seed[m->nr_pcp_seed - 1] : NULL;
+
+			if (!pcp_done)
+				cur.pcp_high = lv;
+			if (sd && sd->node == cur.node && sd->type == cur.type && sd->cpu == seed_cpu && lv <= INT32_MAX)
+				sd->high = (int32_t)lv;
 		} else if (in_pagesets && !pcp_done && sscanf(buf, " high_min: %ld", &lv) == 1) {
 			cur.pcp_high_min = lv;
 		} else if (in_pagesets && !pcp_done && sscanf(buf, " high_max: %ld", &lv) == 1) {

@@ -29,7 +29,7 @@ static const char zoneinfo[] =
 	"              batch: 1\n"
 	"  vm stats threshold: 6\n"
 	"    cpu: 1\n"
-	"              count: 0\n"
+	"              count: 5\n"
 	"              high:  99\n"
 	"              batch: 7\n"
 	"  node_unreclaimable:  0\n"
@@ -83,6 +83,13 @@ static void test_zoneinfo(void)
 	CHECK_EQ(m->zones[0].wmark_high, 32);
 	CHECK_EQ(m->zones[0].pcp_high, 13);	/* first CPU's pageset */
 	CHECK_EQ(m->zones[0].pcp_batch, 1);
+	/* the per-CPU counts other than 0: DMA's CPU 1 holds 5 pages */
+	CHECK_EQ(m->nr_pcp_seed, 1);
+	CHECK_EQ(m->pcp_seed[0].node, 0);
+	CHECK_EQ(m->pcp_seed[0].type, PS_ZONE_DMA);
+	CHECK_EQ(m->pcp_seed[0].cpu, 1);
+	CHECK_EQ(m->pcp_seed[0].count, 5);
+	CHECK_EQ(m->pcp_seed[0].high, 99);
 	CHECK_EQ(m->zones[0].nr_protection, 5);
 	CHECK_EQ(m->zones[0].protection[2], 186);
 	CHECK_EQ(m->zones[2].node, 1);

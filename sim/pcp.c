@@ -175,6 +175,19 @@ int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int or
 	return n;
 }
 
+int ps_pcp_decay_high(struct ps_pcp *pcp, int *changed)
+{
+	if (pcp->high > pcp->high_min) {
+		long h = pcp->high - (pcp->high >> 3), c = (long)pcp->count - ((long)pcp->batch << scale_max(pcp));
+
+		if (c > h)
+			h = c;
+		pcp->high = (int)(h > pcp->high_min ? h : pcp->high_min);
+		*changed |= pcp->high > pcp->high_min;
+	}
+	return pcp->count > pcp->high ? pcp->count - pcp->high : 0;
+}
+
 int ps_pcp_allowed(const struct ps_profile *prof, int order, int pageblock_order)
 {
 	if (!prof->pcp_high_orders)

@@ -53,6 +53,13 @@ int ps_pcp_index(const struct ps_zone *z, int order, int mt);
 int ps_pcp_nr_lists(const struct ps_profile *prof);
 
 /* Whether @order may use the pcp lists under @prof. */
+/*
+ * 6.7+ decay_pcp_high, at each vmstat_update of the CPU: high falls by an
+ * eighth, not below count - batch << scale_max nor high_min; returns the
+ * pages then over high, to drain.  *@changed |= high is still above high_min.
+ */
+int ps_pcp_decay_high(struct ps_pcp *pcp, int *changed);
+
 int ps_pcp_allowed(const struct ps_profile *prof, int order, int pageblock_order);
 
 /*

@@ -74,6 +74,10 @@ struct ps_replay {
 	struct ps_pcp *pcps;		/* [zone][cpu]: lists in simulate mode, counts in follow mode */
 	int *shadow;			/* follow: [zone][cpu][list] blocks the kernel's rules would hold */
 	int *shadow_seed;		/* follow: [zone][cpu] pages on the lists at the start, lists unknown */
+	/* vmstat_update once a second per CPU: remote lists' expiry, 6.7+ decay of high */
+	uint8_t *vm_expire, *vm_touched;	/* [zone][cpu] pcp->expire; a stat of the zone changed on the CPU */
+	uint8_t *vm_queued;			/* [cpu] the CPU's vmstat_update runs at the next tick */
+	uint64_t vm_next_ns, remote_drains, decay_drains;
 	uint64_t seed_pages, seed_used;
 	uint8_t *section;		/* follow: per CPU, the zone-lock section in progress */
 	uint64_t trace_refills, trace_drains;
@@ -490,8 +494,11 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 	r->pcps = calloc((size_t)m->nr_zones * r->nr_cpus, sizeof(*r->pcps));
 	r->shadow = calloc((size_t)m->nr_zones * r->nr_cpus * PS_NR_PCP_LISTS, sizeof(*r->shadow));
 	r->shadow_seed = calloc((size_t)m->nr_zones * r->nr_cpus, sizeof(*r->shadow_seed));
+	r->vm_expire = calloc((size_t)m->nr_zones * r->nr_cpus, 1);
+	r->vm_touched = calloc((size_t)m->nr_zones * r->nr_cpus, 1);
+	r->vm_queued = calloc(r->nr_cpus, 1);
 	r->section = calloc(r->nr_cpus, 1);
-	if (!r->pcps || !r->shadow || !r->shadow_seed || !r->section)
+	if (!r->pcps || !r->shadow || !r->shadow_seed || !r->section || !r->vm_expire || !r->vm_touched || !r->vm_queued)
 		goto nomem;
 	for (int i = 0; i < m->nr_zones; i++) {
 		const struct ps_zone_desc *d = &m->zones[i];
@@ -627,6 +634,9 @@ void ps_replay_destroy(struct ps_replay *r)
 	free(r->pcps);
 	free(r->shadow);
 	free(r->shadow_seed);
+	free(r->vm_expire);
+	free(r->vm_touched);
+	free(r->vm_queued);
 	free(r->section);
 	for (int i = 0; r->ttouch && i < r->nr_tz; i++)
 		free(r->ttouch[i]);
@@ -1099,16 +1109,13 @@ static void shadow_alloc(struct ps_replay *r, struct ps_zone *z, int cpu, int or
 	ps_pcp_note_alloc(pcp);
 }
 
-static void shadow_free(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt, int reclaim_active)
+/* free_pcppages_bulk on the shadow: @n pages from list @li on, then the start pages. */
+static void shadow_drain(struct ps_replay *r, struct ps_zone *z, int cpu, int n, int li)
 {
 	struct ps_pcp *pcp = pcp_of(r, z, cpu);
-	int *cnt = shadow_list(r, z, cpu, order, mt), *base = cnt - ps_pcp_index(z, order, mt);
-	int nl = ps_pcp_nr_lists(r->o.profile), n, li = ps_pcp_index(z, order, mt);
+	int *base = shadow_list(r, z, cpu, 0, 0) - ps_pcp_index(z, 0, 0), nl = ps_pcp_nr_lists(r->o.profile);
 
-	(*cnt)++;
-	pcp->count += 1 << order;
-	n = ps_pcp_drain_pages(pcp, r->o.profile, order, reclaim_active);
-	if (n <= 0)
+	if (n <= 0 || pcp->count <= 0)
 		return;
 	pcp->drains++;
 	for (int k = 0; k < nl && n > 0; k++) {
@@ -1128,6 +1135,109 @@ static void shadow_free(struct ps_replay *r, struct ps_zone *z, int cpu, int ord
 		*seed -= t;
 		pcp->count -= t;
 		r->seed_used += (uint64_t)t;
+	}
+}
+
+static void shadow_free(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt, int reclaim_active)
+{
+	struct ps_pcp *pcp = pcp_of(r, z, cpu);
+
+	(*shadow_list(r, z, cpu, order, mt))++;
+	pcp->count += 1 << order;
+	shadow_drain(r, z, cpu, ps_pcp_drain_pages(pcp, r->o.profile, order, reclaim_active),
+		     ps_pcp_index(z, order, mt));
+}
+
+/*
+ * vmstat_update (refresh_cpu_vm_stats), run by each CPU about once a second
+ * (sysctl_stat_interval; here on whole seconds of trace time) while it has
+ * something to fold: a stat of a zone changed on the CPU since its last run
+ * (here: any event of that zone on the CPU) sets the CPU's expire for the
+ * zone to 3; a run that finds pages on a remote zone's list counts expire
+ * down and at 0 drains one batch of them (drain_zone_pages; the drain
+ * touches the zone's stats again, so the next batch goes 3 runs later).
+ * Local lists are never drained.  6.7+ first decays high by an eighth (not
+ * under count - batch << scale_max nor high_min) and drains what is over it.
+ */
+#define VMSTAT_INTERVAL_NS 1000000000ull
+
+static void vmstat_touch(struct ps_replay *r, int zi, int cpu)
+{
+	cpu = shadow_cpu(r, cpu);
+	r->vm_touched[(size_t)zi * r->nr_cpus + cpu] = 1;
+	r->vm_queued[cpu] = 1;
+}
+
+static void vmstat_drain(struct ps_replay *r, struct ps_zone *z, int cpu, int n, uint64_t now)
+{
+	if (r->o.mode == PS_REPLAY_FOLLOW) {
+		shadow_drain(r, z, cpu, n, 0);
+		return;
+	}
+	z->now_ns = now;
+	z->now_cpu = cpu;
+	ps_pcp_drain(z, pcp_of(r, z, cpu), n, 0);
+}
+
+static void vmstat_refresh(struct ps_replay *r, int cpu, uint64_t now)
+{
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		size_t k = (size_t)zi * r->nr_cpus + cpu;
+		struct ps_zone *z = &r->zones[zi];
+		struct ps_pcp *pcp = &r->pcps[k];
+		int changed = 0, drained = 0;
+
+		if (r->vm_touched[k]) {
+			r->vm_touched[k] = 0;
+			r->vm_expire[k] = 3;
+		}
+		if (pcp->high_max && pcp->high_min != pcp->high_max) {
+			int n = ps_pcp_decay_high(pcp, &changed);
+
+			if (n > 0) {
+				vmstat_drain(r, z, cpu, n, now);
+				r->decay_drains++;
+				changed = drained = 1;
+			}
+		}
+		if (r->vm_expire[k] && pcp->count > 0) {
+			if (z->node == ps_machine_cpu_node(r->m, cpu)) {
+				r->vm_expire[k] = 0;
+			} else if (--r->vm_expire[k]) {
+				changed |= pcp->high_max != 0;	/* 6.7+ counts the countdown as a change */
+			} else {
+				vmstat_drain(r, z, cpu, pcp->count < pcp->batch ? pcp->count : pcp->batch, now);
+				r->remote_drains++;
+				changed = drained = 1;
+			}
+		}
+		if (drained)
+			r->vm_touched[k] = 1;
+		if (changed)
+			r->vm_queued[cpu] = 1;
+	}
+}
+
+static void vmstat_tick(struct ps_replay *r, uint64_t now)
+{
+	if (!r->vm_next_ns) {
+		r->vm_next_ns = now - now % VMSTAT_INTERVAL_NS + VMSTAT_INTERVAL_NS;
+		return;
+	}
+	for (int i = 0; now >= r->vm_next_ns; i++) {
+		uint64_t t = r->vm_next_ns;
+
+		if (i == 8) {
+			/* a long quiet gap: what was still queued has run by now */
+			r->vm_next_ns = now - now % VMSTAT_INTERVAL_NS + VMSTAT_INTERVAL_NS;
+			break;
+		}
+		r->vm_next_ns += VMSTAT_INTERVAL_NS;
+		for (int c = 0; c < r->nr_cpus; c++)
+			if (r->vm_queued[c]) {
+				r->vm_queued[c] = 0;
+				vmstat_refresh(r, c, t);
+			}
 	}
 }
 
@@ -1196,6 +1306,8 @@ static void follow_event(struct ps_replay *r, const struct ps_event *ev)
 	uint32_t idx, h;
 	int k, kind, kswapd_node, after;
 
+	if (ev->ts_ns >= r->vm_next_ns)
+		vmstat_tick(r, ev->ts_ns);
 	ps_counters_event(&r->cnt, ev);
 	after = follow_sections(r, ev);
 	kswapd_node = follow_kswapd(r, ev);
@@ -1209,6 +1321,7 @@ static void follow_event(struct ps_replay *r, const struct ps_event *ev)
 		return;
 	}
 	kind = ps_zone_block_of(z, idx, &h, &k);
+	vmstat_touch(r, z->index, ev->cpu);
 	if (ps_pcp_allowed(p, ev->order, z->pageblock_order)) {
 		if (ev->type == PS_EV_ALLOC)
 			shadow_alloc(r, z, ev->cpu, ev->order, ev->migratetype, after == 1);
@@ -2067,6 +2180,7 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 			return;
 		}
 		ps_zone_mark(z, idx, ev->order, PG_ALLOC, mt);
+		vmstat_touch(r, z->index, cpu);
 		for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < r->tz[ti].nr_pages; i++)
 			r->map[tg + i] = (uint32_t)(r->gbase[z->index] + idx + i + 1);
 		ra = lru_page(ev->gfp);
@@ -2123,6 +2237,7 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 		}
 		z->now_ns = ev->ts_ns;
 		z->now_cpu = cpu;
+		vmstat_touch(r, z->index, cpu);
 		ps_dirty_release(&r->dirty, r->gbase[z->index] + idx, z->index, ev->order);
 		if (ps_pcp_allowed(r->o.profile, ev->order, z->pageblock_order)) {
 			ps_pcp_free(z, pcp_of(r, z, cpu), idx, ev->order);
@@ -2140,6 +2255,8 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 static inline void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	r->now_ns = ev->ts_ns;
+	if (ev->ts_ns >= r->vm_next_ns)
+		vmstat_tick(r, ev->ts_ns);
 	if (r->nr_awake)
 		run_kswapd(r, ev->ts_ns);
 	if (ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE)
@@ -2347,6 +2464,8 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		}
 		SET("model_pcp_refills", refills);
 		SET("model_pcp_drains", drains);
+		SET("model_pcp_remote_drains", r->remote_drains);
+		SET("model_pcp_decay_drains", r->decay_drains);
 		if (r->o.mode == PS_REPLAY_FOLLOW) {
 			SET("trace_pcp_refill_sections", r->trace_refills);
 			SET("trace_pcp_drain_sections", r->trace_drains);

@@ -104,5 +104,26 @@ int main(void)
 	pcp.count = 60;
 	CHECK_EQ(ps_pcp_drain_pages(&pcp, p68, 0, 1), 15);	/* clamp(free_count = 2, batch, 60 - batch) */
 	CHECK_EQ(pcp.high, 400 - 30);
+
+	/* 6.7+ decay at each vmstat_update: an eighth a run, floored at count - batch << 5 and high_min */
+	{
+		int changed = 0;
+
+		ps_pcp_init(&pcp, 8000, 63);
+		ps_pcp_set_adaptive(&pcp, 1000, 20000);
+		pcp.count = 500;
+		CHECK_EQ(ps_pcp_decay_high(&pcp, &changed), 0);
+		CHECK_EQ(pcp.high, 7000);
+		CHECK_EQ(changed, 1);
+		pcp.count = 9100;	/* count - 63 << 5 = 7084 is the floor */
+		CHECK_EQ(ps_pcp_decay_high(&pcp, &changed), 9100 - 7084);
+		CHECK_EQ(pcp.high, 7084);
+		pcp.high = 1050;
+		pcp.count = 1200;
+		changed = 0;
+		CHECK_EQ(ps_pcp_decay_high(&pcp, &changed), 200);
+		CHECK_EQ(pcp.high, 1000);
+		CHECK_EQ(changed, 0);	/* at high_min: nothing left to decay */
+	}
 	CHECK_DONE();
 }

@@ -5,12 +5,16 @@
  * Notes (what this simplifies):
  *  - high and batch come from the recorded zoneinfo (or a policy); with
  *    6.7+ bounds (high_min/high_max) high is auto-tuned on refill and free
- *    and the refill batch grows with alloc_factor (up to batch << 5); the
- *    periodic decay of high and ZONE_RECLAIM_ACTIVE / ZONE_BELOW_HIGH are
+ *    and the refill batch grows with alloc_factor (up to batch <<
+ *    scale_max, CONFIG_PCP_BATCH_SCALE_MAX); vmstat's decay of high is
+ *    ps_pcp_decay_high, run by the replay once a second; ZONE_BELOW_HIGH is
  *    not modelled.
+ *  - ZONE_RECLAIM_ACTIVE (5.14+, kswapd running on the node) is the caller's
+ *    flag: high capped at 4 * batch.
  *  - ≤ 4.14 hot/cold frees (cold at the tail) are treated as hot.
  *  - The drain amount is batch (≤ 5.13) or batch << free_factor clamped to
- *    [batch, high - batch] (5.14+); from 5.19 a free of order 1..3 after a
+ *    [batch, high - batch] (5.14+; free_factor stops at scale_max, as in
+ *    6.7+ and the stable trees); from 5.19 a free of order 1..3 after a
  *    drain empties the lists (free_high).
  *  - The cached migratetype of a pcp page is its pageblock's type when it was
  *    freed, or the requested type when it came from a refill.

@@ -46,6 +46,12 @@ static const char replay_usage[] =
 	"  --format FMT       vmstat (default) or json\n"
 	"  --state-dir DIR    write the model's final buddyinfo, pagetypeinfo, unusable_index\n"
 	"                     and extfrag_index (kernel formats) into DIR\n"
+	"  --untraced-use     simulate: the memory the kernel used with no event (what its\n"
+	"                     zones lack at the end of the trace against the trace's own\n"
+	"                     frees and allocations) is taken by the model too, evenly\n"
+	"                     over the trace (replay_untraced_use_pages)\n"
+	"  --after DIR        the recorded end state for --untraced-use (default: the\n"
+	"                     sysroot's sibling after/, or the trace's own snapshot)\n"
 	"  --fold-invisible   count the allocations the trace does not show (the bulk\n"
 	"                     allocator, found in follow mode) in the numa_*/pgalloc_* rows\n"
 	"  --stats            print model size (bytes per simulated page) on stderr\n"
@@ -59,7 +65,7 @@ static const char replay_usage[] =
 	"exit status: 0 success, 1 failure, 2 bad usage\n";
 
 enum { OPT_MODE = 256, OPT_SYSROOT, OPT_MACHINE, OPT_CPUMAP, OPT_LAYOUT, OPT_POLICY, OPT_SET, OPT_KERNEL, OPT_FORMAT, OPT_STATE, OPT_FOLD,
-       OPT_STATS, OPT_CHECK, OPT_STRICT, OPT_TRUNC };
+       OPT_STATS, OPT_CHECK, OPT_STRICT, OPT_TRUNC, OPT_AFTER, OPT_UNTRACED };
 
 static const struct option replay_options[] = {
 	{ "mode", required_argument, NULL, OPT_MODE },
@@ -73,6 +79,8 @@ static const struct option replay_options[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "state-dir", required_argument, NULL, OPT_STATE },
 	{ "fold-invisible", no_argument, NULL, OPT_FOLD },
+	{ "after", required_argument, NULL, OPT_AFTER },
+	{ "untraced-use", no_argument, NULL, OPT_UNTRACED },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "check-invariants", no_argument, NULL, OPT_CHECK },
 	{ "strict", no_argument, NULL, OPT_STRICT },
@@ -119,6 +127,49 @@ static int write_state(const char *dir, struct ps_replay *r)
 	return 0;
 }
 
+/*
+ * The recorded machine's end state for --untraced-use: --after DIR, else
+ * the sysroot's sibling after/, else the trace's own "after" snapshot.
+ * None found leaves *@out NULL; an unreadable DIR is an error.
+ */
+static int load_after(struct ps_input *in, const struct ps_input_opts *io, const char *dir, struct ps_machine **out,
+		      int quiet)
+{
+	struct ps_machine *m = malloc(sizeof(*m));
+	struct ps_error err = { { 0 } };
+	char buf[4096];
+	int rc;
+
+	*out = NULL;
+	if (!m) {
+		ps_error("out of memory");
+		return -1;
+	}
+	if (dir || (!in->embedded && in->sysroot[0] && ps_input_default_after(in->sysroot, buf, sizeof(buf)))) {
+		rc = ps_sysroot_load_machine(dir ? dir : buf, m, &err);
+		if (rc < 0 && dir) {
+			ps_error("--after: %s", err.msg);
+			free(m);
+			return -1;
+		}
+		if (rc < 0 && !quiet)
+			ps_warn("the end state in %s is unreadable (%s): no untraced use", buf, err.msg);
+	} else if (in->embedded) {
+		struct ps_fsrc src;
+
+		ps_fsrc_reader(&src, in->reader, "after", io->trace);
+		rc = ps_sysroot_load_machine_src(&src, m, &err);
+	} else {
+		rc = -1;
+	}
+	if (rc < 0) {
+		free(m);
+		return 0;
+	}
+	*out = m;
+	return 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct ps_replay_opts ro = { .mode = PS_REPLAY_FOLLOW };
@@ -130,8 +181,9 @@ int cmd_replay(int argc, char **argv)
 	struct ps_kv kv;
 	const char *format = "vmstat", *output = NULL, *policy = NULL, *state_dir = NULL;
 	const char *sets[64], *machine = NULL, *cpu_map = NULL, *layout = NULL;
-	struct ps_machine *other = NULL;
-	int nr_sets = 0;
+	struct ps_machine *other = NULL, *after = NULL;
+	const char *after_dir = NULL;
+	int nr_sets = 0, untraced = 0;
 	char msg[512];
 	int quiet = 0, trunc = 0, stats = 0, opt, rc, ret = PS_EXIT_FAIL;
 
@@ -160,6 +212,8 @@ int cmd_replay(int argc, char **argv)
 		case OPT_FORMAT: format = optarg; break;
 		case OPT_STATE: state_dir = optarg; break;
 		case OPT_FOLD: ro.fold_invisible = 1; break;
+		case OPT_AFTER: after_dir = optarg; untraced = 1; break;
+		case OPT_UNTRACED: untraced = 1; break;
 		case OPT_STATS: stats = 1; break;
 		case OPT_CHECK: ro.check = 1; break;
 		case OPT_STRICT: io.reader_flags |= PS_RD_STRICT; break;
@@ -280,10 +334,27 @@ int cmd_replay(int argc, char **argv)
 			ps_warn("the recorded machine's layout is assumed: its nodes and CPUs map onto %s by the default rule", machine);
 		ro.traced = &in.machine;
 	}
+	if (untraced && (ro.mode != PS_REPLAY_SIMULATE || other)) {
+		ps_input_close(&in);
+		return ps_usage_error("replay", "--untraced-use is for simulate mode on the recorded machine (no --machine)");
+	}
+	if (untraced) {
+		if (load_after(&in, &io, after_dir, &after, quiet) < 0) {
+			ps_input_close(&in);
+			return PS_EXIT_FAIL;
+		}
+		if (!after) {
+			ps_input_close(&in);
+			ps_error("--untraced-use: no end state found (give --after DIR)");
+			return PS_EXIT_FAIL;
+		}
+		ro.after = after;
+	}
 	r = ps_replay_create(other ? other : &in.machine, &ro, msg, sizeof(msg));
 	if (!r) {
 		ps_error("%s", msg);
 		ps_input_close(&in);
+		free(after);
 		return PS_EXIT_FAIL;
 	}
 	while ((rc = ps_reader_next_batch(in.reader, &evs, &err)) > 0)
@@ -357,6 +428,7 @@ out_noinput:
 	ps_replay_destroy(r);
 	ps_kv_free(&kv);
 	free(other);
+	free(after);
 	return ret;
 bad_machine:
 	ps_error("%s", err.msg);

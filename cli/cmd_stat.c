@@ -54,28 +54,6 @@ static const struct option stat_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The sibling after/ of a sysroot named .../before. */
-static int default_after(const char *sysroot, char *out, size_t len)
-{
-	char *copy = strdup(sysroot), *base, *dir;
-	struct stat st;
-	int ok = 0;
-
-	if (!copy)
-		return 0;
-	while (strlen(copy) > 1 && copy[strlen(copy) - 1] == '/')
-		copy[strlen(copy) - 1] = 0;
-	base = strdup(copy);
-	dir = dirname(copy);
-	if (base && !strcmp(basename(base), "before")) {
-		snprintf(out, len, "%s/after", dir);
-		ok = stat(out, &st) == 0 && S_ISDIR(st.st_mode);
-	}
-	free(base);
-	free(copy);
-	return ok;
-}
-
 /* Trace value vs the kernel's after - before, for every counter both have. */
 static int print_check(FILE *f, const struct ps_kv *trace, const struct ps_fsrc *before,
 		       const struct ps_fsrc *after)
@@ -154,7 +132,7 @@ int cmd_stat(int argc, char **argv)
 	if (ps_input_open(&in, &io) < 0)
 		return PS_EXIT_FAIL;
 	if (check && !after && !in.embedded) {
-		if (!in.sysroot[0] || !default_after(in.sysroot, after_buf, sizeof(after_buf))) {
+		if (!in.sysroot[0] || !ps_input_default_after(in.sysroot, after_buf, sizeof(after_buf))) {
 			ps_input_close(&in);
 			return ps_usage_error("stat", "--check needs --after DIR (no after/ beside the sysroot '%s')",
 					      in.sysroot[0] ? in.sysroot : "(none)");

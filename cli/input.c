@@ -28,6 +28,28 @@ static int find_sibling_before(const char *trace, char *out, size_t len)
 	return found;
 }
 
+/* The sibling after/ of a sysroot named .../before. */
+int ps_input_default_after(const char *sysroot, char *out, size_t len)
+{
+	char *copy = strdup(sysroot), *base, *dir;
+	struct stat st;
+	int ok = 0;
+
+	if (!copy)
+		return 0;
+	while (strlen(copy) > 1 && copy[strlen(copy) - 1] == '/')
+		copy[strlen(copy) - 1] = 0;
+	base = strdup(copy);
+	dir = dirname(copy);
+	if (base && !strcmp(basename(base), "before")) {
+		snprintf(out, len, "%s/after", dir);
+		ok = stat(out, &st) == 0 && S_ISDIR(st.st_mode);
+	}
+	free(base);
+	free(copy);
+	return ok;
+}
+
 int ps_input_open(struct ps_input *in, const struct ps_input_opts *o)
 {
 	struct ps_reader_opts ro = { .flags = o->reader_flags };

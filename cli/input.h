@@ -32,6 +32,9 @@ struct ps_input_opts {
 int ps_input_open(struct ps_input *in, const struct ps_input_opts *o);
 void ps_input_close(struct ps_input *in);
 
+/* The sibling after/ of a sysroot named .../before, into @out; 1 if it is a directory. */
+int ps_input_default_after(const char *sysroot, char *out, size_t len);
+
 /* A number from the recorded machine's proc/sys (e.g. "vm/min_free_kbytes"); 0 or -1 if absent. */
 int ps_input_sysctl(struct ps_input *in, const char *name, long *value);
 

@@ -96,18 +96,20 @@ if "pcp" in sections:
     print()
 
 if "sim-numa" in sections:
-    print("| run | counter | kernel | simulate | diff | takeover off | diff |")
-    print("|---|---|---|---|---|---|---|")
+    print("| run | counter | kernel | simulate | diff | takeover off | diff | --untraced-use | diff |")
+    print("|---|---|---|---|---|---|---|---|---|")
     kswapd_rows = []
     for t in [t for t in shared if t.startswith("numa")]:
         s = kv(run("replay", "-q", "--mode", "simulate", os.path.join(tpath(t), "trace.dat")))
         o = kv(run("replay", "-q", "--mode", "simulate", "--set", "kswapd.takeover=0", os.path.join(tpath(t), "trace.dat")))
+        u = kv(run("replay", "-q", "--mode", "simulate", "--untraced-use", os.path.join(tpath(t), "trace.dat")))
         k = kernel_delta(tpath(t))
         for n in sorted({x.split(".")[0] for x in s if x.startswith("node")}):
             for c in ("numa_hit", "numa_miss", "numa_foreign", "local_node", "other_node"):
                 name = f"{n}.{c}"
                 if name in k and (k[name] or s[name]):
-                    print(f"| {t} | {name} | {k[name]} | {s[name]} | {pct(s[name], k[name])} | {o[name]} | {pct(o[name], k[name])} |")
+                    print(f"| {t} | {name} | {k[name]} | {s[name]} | {pct(s[name], k[name])} | {o[name]} | {pct(o[name], k[name])} | "
+                          f"{u[name]} | {pct(u[name], k[name])} |")
         kswapd_rows.append((t, k, s))
     print()
     print("| run | kernel pgsteal_kswapd | taken over | model reclaimed | kernel pageoutrun | model | kernel low/high hit quickly | model |")

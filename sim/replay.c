@@ -77,6 +77,11 @@ struct ps_replay {
 	/* vmstat_update once a second per CPU: remote lists' expiry, 6.7+ decay of high */
 	uint8_t *vm_expire, *vm_touched;	/* [zone][cpu] pcp->expire; a stat of the zone changed on the CPU */
 	uint8_t *vm_queued;			/* [cpu] the CPU's vmstat_update runs at the next tick */
+	/* memory the kernel used with no event (replay.h, opts.after) */
+	int64_t *net_pages;			/* [zone] prepass: pages the trace frees less those it allocates */
+	int64_t *untraced_target, *untraced_taken;	/* [zone] */
+	uint64_t first_ns, last_ns, untraced_next_ns;
+	int untraced_on;
 	uint64_t vm_next_ns, remote_drains, decay_drains;
 	uint64_t seed_pages, seed_used;
 	uint8_t *section;		/* follow: per CPU, the zone-lock section in progress */
@@ -497,8 +502,12 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 	r->vm_expire = calloc((size_t)m->nr_zones * r->nr_cpus, 1);
 	r->vm_touched = calloc((size_t)m->nr_zones * r->nr_cpus, 1);
 	r->vm_queued = calloc(r->nr_cpus, 1);
+	r->net_pages = calloc((size_t)m->nr_zones, sizeof(*r->net_pages));
+	r->untraced_target = calloc((size_t)m->nr_zones, sizeof(*r->untraced_target));
+	r->untraced_taken = calloc((size_t)m->nr_zones, sizeof(*r->untraced_taken));
 	r->section = calloc(r->nr_cpus, 1);
-	if (!r->pcps || !r->shadow || !r->shadow_seed || !r->section || !r->vm_expire || !r->vm_touched || !r->vm_queued)
+	if (!r->pcps || !r->shadow || !r->shadow_seed || !r->section || !r->vm_expire || !r->vm_touched || !r->vm_queued ||
+	    !r->net_pages || !r->untraced_target || !r->untraced_taken)
 		goto nomem;
 	for (int i = 0; i < m->nr_zones; i++) {
 		const struct ps_zone_desc *d = &m->zones[i];
@@ -637,6 +646,9 @@ void ps_replay_destroy(struct ps_replay *r)
 	free(r->vm_expire);
 	free(r->vm_touched);
 	free(r->vm_queued);
+	free(r->net_pages);
+	free(r->untraced_target);
+	free(r->untraced_taken);
 	free(r->section);
 	for (int i = 0; r->ttouch && i < r->nr_tz; i++)
 		free(r->ttouch[i]);
@@ -664,6 +676,9 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	uint32_t idx, n;
 	int cls, zi, order = ev->order;
 
+	if (!r->first_ns)
+		r->first_ns = ev->ts_ns ? ev->ts_ns : 1;
+	r->last_ns = ev->ts_ns;
 	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
 		return;
 	if (r->cross) {
@@ -691,6 +706,8 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	if (!z)
 		return;
 	zi = z->index;
+	if ((ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE) && order < PS_NR_ORDERS)
+		r->net_pages[zi] += ev->type == PS_EV_FREE ? (int64_t)1 << order : -((int64_t)1 << order);
 	if (ev->type == PS_EV_EXTFRAG) {
 		uint32_t pbs = 1u << (ev->fallback_order > z->pageblock_order ? ev->fallback_order - z->pageblock_order : 0);
 
@@ -968,6 +985,41 @@ static void build_cross(struct ps_replay *r)
 	}
 }
 
+/* The pages a machine's zone @d held free at its snapshot: buddy and per-CPU lists. */
+static int64_t snapshot_free(const struct ps_machine *m, const struct ps_zone_desc *d)
+{
+	int64_t n = (int64_t)d->free_pages;
+
+	for (int s = 0; s < m->nr_pcp_seed; s++)
+		if (m->pcp_seed[s].node == d->node && m->pcp_seed[s].type == d->type)
+			n += m->pcp_seed[s].count;
+	return n;
+}
+
+/*
+ * opts.after: per zone, the model's free pages at the start plus what the
+ * trace frees less what it allocates there, less what the kernel held free
+ * at the end; what is left the kernel used with no event.
+ */
+static void untraced_targets(struct ps_replay *r)
+{
+	const struct ps_machine *a = r->o.after;
+
+	if (!a || r->o.mode != PS_REPLAY_SIMULATE || r->last_ns <= r->first_ns)
+		return;
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		const struct ps_zone *z = &r->zones[zi];
+		int64_t end = (int64_t)z->nr_free_pages + (int64_t)z->nr_pcp_pages + r->net_pages[zi];
+
+		for (int i = 0; i < a->nr_zones; i++)
+			if (a->zones[i].node == z->node && a->zones[i].type == z->type && end > snapshot_free(a, &a->zones[i])) {
+				r->untraced_target[zi] = end - snapshot_free(a, &a->zones[i]);
+				r->untraced_on = 1;
+			}
+	}
+	r->untraced_next_ns = r->first_ns;
+}
+
 int ps_replay_start(struct ps_replay *r, char *err, int len)
 {
 	if (r->cross) {
@@ -980,6 +1032,7 @@ int ps_replay_start(struct ps_replay *r, char *err, int len)
 	}
 	for (int zi = 0; zi < r->nr_zones; zi++)
 		build_zone(r, zi);
+	untraced_targets(r);
 	if (r->map) {
 		/* pages allocated at the start map to themselves */
 		for (int zi = 0; zi < r->nr_zones; zi++)
@@ -1716,6 +1769,25 @@ static struct ps_zone *zone_of_global(struct ps_replay *r, uint64_t gi, uint32_t
 	return &r->zones[zi];
 }
 
+/*
+ * One free page of @z taken with no event, as compaction's free scanner does
+ * (it isolates from movable blocks): from the smallest free block, movable
+ * ones first, no fallback.  PS_NIL if the zone has nothing free.
+ */
+static uint32_t take_hidden(struct ps_zone *z)
+{
+	static const int mts[] = { PS_MT_MOVABLE, PS_MT_RECLAIMABLE, PS_MT_UNMOVABLE };
+	uint32_t idx = PS_NIL;
+
+	for (int o = 0; o < PS_NR_ORDERS && idx == PS_NIL; o++)
+		for (size_t m = 0; m < sizeof(mts) / sizeof(mts[0]) && idx == PS_NIL; m++)
+			idx = z->free_area[o].free_list[mts[m]].head;
+	if (idx == PS_NIL || ps_zone_take_free(z, idx, 0) < 0)
+		return PS_NIL;
+	ps_zone_mark(z, idx, 0, PG_ALLOC, ps_pageblock_mt(z, idx));
+	return idx;
+}
+
 /* Frees model block @idx of @z as reclaim on @node does: through @cpu's pcp lists (-1: the node's first CPU, for kswapd). */
 static void reclaim_block(struct ps_replay *r, int node, struct ps_zone *z, uint32_t idx, int order,
 			  uint64_t now, int cpu)
@@ -2252,9 +2324,38 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 	}
 }
 
+/*
+ * Takes the untraced use due by @now (a share of each zone's target in
+ * proportion to the trace's time gone): single pages from the smallest free
+ * blocks, movable ones first (compaction's free scanner isolates from
+ * movable blocks), with no fallback and no event.  Checked every 1 ms.
+ */
+static void untraced_use(struct ps_replay *r, uint64_t now)
+{
+	double f = (double)(now - r->first_ns) / (double)(r->last_ns - r->first_ns);
+
+	r->untraced_next_ns = now + 1000000;
+	if (f > 1)
+		f = 1;
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		struct ps_zone *z = &r->zones[zi];
+		int64_t due = (int64_t)(f * (double)r->untraced_target[zi]);
+
+		while (r->untraced_taken[zi] < due) {
+			if (take_hidden(z) == PS_NIL) {
+				r->untraced_target[zi] = r->untraced_taken[zi];	/* the zone has nothing free */
+				break;
+			}
+			r->untraced_taken[zi]++;
+		}
+	}
+}
+
 static inline void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	r->now_ns = ev->ts_ns;
+	if (r->untraced_on && ev->ts_ns >= r->untraced_next_ns)
+		untraced_use(r, ev->ts_ns);
 	if (ev->ts_ns >= r->vm_next_ns)
 		vmstat_tick(r, ev->ts_ns);
 	if (r->nr_awake)
@@ -2401,6 +2502,18 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 			SET("replay_cross_unplaced_pages", r->cross_unplaced_pages);
 		}
 		SET("replay_reclaimed_then_freed_pages", r->reclaimed_then_freed);
+		{
+			uint64_t u = 0;
+
+			for (int zi = 0; zi < r->nr_zones; zi++)
+				u += (uint64_t)r->untraced_taken[zi];
+			SET("replay_untraced_use_pages", u);
+			for (int zi = 0; r->untraced_on && zi < r->nr_zones; zi++) {
+				snprintf(name, sizeof(name), "replay_untraced_use_pages.node%d.%s", r->zones[zi].node,
+					 ps_zone_names[r->zones[zi].type]);
+				SET(name, r->untraced_taken[zi]);
+			}
+		}
 		SET("replay_kswapd_frees_taken_over", r->kswapd_frees_deferred);
 		SET("replay_kswapd_frees_forced", r->kswapd_deferred_overflow);
 		SET("model_node_reclaim_calls", r->node_reclaims);

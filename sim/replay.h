@@ -56,6 +56,16 @@ struct ps_replay_opts {
 	int16_t cpu_node_map[PS_MAX_CPUS];
 	/* the zone-lock and cache-line model (lock.h); default costs and layout 4.0 */
 	struct ps_lock_params lock;
+	/*
+	 * Simulate mode, --untraced-use: the recorded machine's state when the
+	 * trace ended (the sysroot's after/; NULL: not used).  The pages its
+	 * zones hold free (buddy and per-CPU lists) short of what the model's
+	 * start and the trace's own frees and allocations leave are memory the
+	 * kernel used with no event (compaction's migration targets, ...): the
+	 * model takes them from its zones too, evenly over the trace's time
+	 * (replay_untraced_use_pages).
+	 */
+	const struct ps_machine *after;
 };
 
 /*

@@ -52,7 +52,6 @@ void ps_pcp_note_alloc(struct ps_pcp *pcp);
 int ps_pcp_index(const struct ps_zone *z, int order, int mt);
 int ps_pcp_nr_lists(const struct ps_profile *prof);
 
-/* Whether @order may use the pcp lists under @prof. */
 /*
  * 6.7+ decay_pcp_high, at each vmstat_update of the CPU: high falls by an
  * eighth, not below count - batch << scale_max nor high_min; returns the
@@ -60,6 +59,7 @@ int ps_pcp_nr_lists(const struct ps_profile *prof);
  */
 int ps_pcp_decay_high(struct ps_pcp *pcp, int *changed);
 
+/* Whether @order may use the pcp lists under @prof. */
 int ps_pcp_allowed(const struct ps_profile *prof, int order, int pageblock_order);
 
 /*

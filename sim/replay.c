@@ -86,7 +86,7 @@ struct ps_replay {
 	uint64_t seed_pages, seed_used;
 	uint8_t *section;		/* follow: per CPU, the zone-lock section in progress */
 	uint64_t trace_refills, trace_drains;
-	/* follow: time of the recorded kswapdN's latest event, per node (0: none yet) */
+	/* follow: time of the recorded kswapdN's latest event, per node, once seen */
 	uint64_t kswapd_seen_ns[PS_MAX_NODES];
 	uint8_t kswapd_seen[PS_MAX_NODES];
 	struct {
@@ -2584,6 +2584,8 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 			SET("trace_pcp_drain_sections", r->trace_drains);
 			SET("replay_pcp_start_pages", r->seed_pages);
 			SET("replay_pcp_start_pages_used", r->seed_used);
+			if (r->m->pcp_seed_dropped)	/* lists zoneinfo shows beyond PS_MAX_PCP_SEED */
+				SET("replay_pcp_start_lists_unread", r->m->pcp_seed_dropped);
 		}
 	}
 	SET("model_zone_lock_acquisitions", lock);

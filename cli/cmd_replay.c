@@ -130,15 +130,14 @@ static int write_state(const char *dir, struct ps_replay *r)
 /*
  * The recorded machine's end state for --untraced-use: --after DIR, else
  * the sysroot's sibling after/, else the trace's own "after" snapshot.
- * None found leaves *@out NULL; an unreadable DIR is an error.
+ * Returns 0 (*@out NULL if there is none), or -1 after printing why the
+ * one found is unreadable.
  */
-static int load_after(struct ps_input *in, const struct ps_input_opts *io, const char *dir, struct ps_machine **out,
-		      int quiet)
+static int load_after(struct ps_input *in, const struct ps_input_opts *io, const char *dir, struct ps_machine **out)
 {
 	struct ps_machine *m = malloc(sizeof(*m));
 	struct ps_error err = { { 0 } };
 	char buf[4096];
-	int rc;
 
 	*out = NULL;
 	if (!m) {
@@ -146,25 +145,19 @@ static int load_after(struct ps_input *in, const struct ps_input_opts *io, const
 		return -1;
 	}
 	if (dir || (!in->embedded && in->sysroot[0] && ps_input_default_after(in->sysroot, buf, sizeof(buf)))) {
-		rc = ps_sysroot_load_machine(dir ? dir : buf, m, &err);
-		if (rc < 0 && dir) {
-			ps_error("--after: %s", err.msg);
+		if (ps_sysroot_load_machine(dir ? dir : buf, m, &err) < 0) {
+			ps_error("--untraced-use: the end state: %s", err.msg);
 			free(m);
 			return -1;
 		}
-		if (rc < 0 && !quiet)
-			ps_warn("the end state in %s is unreadable (%s): no untraced use", buf, err.msg);
-	} else if (in->embedded) {
+	} else {
 		struct ps_fsrc src;
 
 		ps_fsrc_reader(&src, in->reader, "after", io->trace);
-		rc = ps_sysroot_load_machine_src(&src, m, &err);
-	} else {
-		rc = -1;
-	}
-	if (rc < 0) {
-		free(m);
-		return 0;
+		if (!in->embedded || ps_sysroot_load_machine_src(&src, m, &err) < 0) {
+			free(m);
+			return 0;
+		}
 	}
 	*out = m;
 	return 0;
@@ -339,7 +332,7 @@ int cmd_replay(int argc, char **argv)
 		return ps_usage_error("replay", "--untraced-use is for simulate mode on the recorded machine (no --machine)");
 	}
 	if (untraced) {
-		if (load_after(&in, &io, after_dir, &after, quiet) < 0) {
+		if (load_after(&in, &io, after_dir, &after) < 0) {
 			ps_input_close(&in);
 			return PS_EXIT_FAIL;
 		}

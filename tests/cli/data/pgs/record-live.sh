@@ -56,7 +56,12 @@ echo "SIGINT: readable file, nothing left"
 # 3. SIGTERM while a command runs: the command is stopped too
 "$PAGESIM" record -q -o "$TMP/t.pgs" -- sh -c "echo \$\$ > $TMP/cmd.pid; dd if=/dev/zero of=$TMP/z bs=1M count=2 2>/dev/null; exec sleep 30" &
 pid=$!
-sleep "$(awk "BEGIN { print 1.5 * ${PAGESIM_SLOW:-1} }")"	# record's set-up is slow under ASan
+# wait until the command runs (record's set-up is slow under ASan and on a busy machine), at most 30 s x PAGESIM_SLOW
+for i in $(seq 1 $((60 * ${PAGESIM_SLOW:-1}))); do
+	[ -s "$TMP/cmd.pid" ] && break
+	sleep 0.5
+done
+sleep 0.3
 kill -TERM $pid
 wait $pid || fail "record after SIGTERM exited $?"
 rm -f "$TMP/z"

@@ -661,11 +661,21 @@ void ps_replay_destroy(struct ps_replay *r)
 	free(r);
 }
 
+/* The model CPU whose per-CPU state serves @cpu (an out-of-range CPU folds onto the machine's). */
+static int cpu_slot(const struct ps_replay *r, int cpu)
+{
+	return cpu < 0 ? 0 : cpu % r->nr_cpus;
+}
+
 static struct ps_pcp *pcp_of(struct ps_replay *r, const struct ps_zone *z, int cpu)
 {
-	if (cpu < 0 || cpu >= r->nr_cpus)
-		cpu = cpu < 0 ? 0 : cpu % r->nr_cpus;
-	return &r->pcps[(size_t)z->index * r->nr_cpus + cpu];
+	return &r->pcps[(size_t)z->index * r->nr_cpus + cpu_slot(r, cpu)];
+}
+
+/* The model kswapd's (and node reclaim's) speed, pages per ms. */
+static long reclaim_rate(const struct ps_replay *r)
+{
+	return r->o.policy.kswapd_rate != PS_UNSET ? r->o.policy.kswapd_rate : PS_KSWAPD_RATE_DEFAULT;
 }
 
 /* ---- pass 1 ---- */
@@ -1009,13 +1019,17 @@ static void untraced_targets(struct ps_replay *r)
 		return;
 	for (int zi = 0; zi < r->nr_zones; zi++) {
 		const struct ps_zone *z = &r->zones[zi];
-		int64_t end = (int64_t)z->nr_free_pages + (int64_t)z->nr_pcp_pages + r->net_pages[zi];
+		int64_t end = (int64_t)z->nr_free_pages + (int64_t)z->nr_pcp_pages + r->net_pages[zi], kernel;
 
-		for (int i = 0; i < a->nr_zones; i++)
-			if (a->zones[i].node == z->node && a->zones[i].type == z->type && end > snapshot_free(a, &a->zones[i])) {
-				r->untraced_target[zi] = end - snapshot_free(a, &a->zones[i]);
+		for (int i = 0; i < a->nr_zones; i++) {
+			if (a->zones[i].node != z->node || a->zones[i].type != z->type)
+				continue;
+			kernel = snapshot_free(a, &a->zones[i]);
+			if (end > kernel) {
+				r->untraced_target[zi] = end - kernel;
 				r->untraced_on = 1;
 			}
+		}
 	}
 	r->untraced_next_ns = r->first_ns;
 }
@@ -1109,19 +1123,20 @@ static void account_invisible(struct ps_replay *r, struct ps_zone *z, uint32_t h
  * shadow of the trace): refills when a list is empty, drains when the count
  * reaches high; compared with the refill and drain sections the trace shows.
  */
-static int shadow_cpu(const struct ps_replay *r, int cpu)
+/* The shadow's per-list block counts of @cpu's lists of @z, indexed by ps_pcp_index(). */
+static int *shadow_lists(struct ps_replay *r, const struct ps_zone *z, int cpu)
 {
-	return cpu < 0 ? 0 : cpu % r->nr_cpus;
+	return &r->shadow[((size_t)z->index * r->nr_cpus + cpu_slot(r, cpu)) * PS_NR_PCP_LISTS];
 }
 
 static int *shadow_list(struct ps_replay *r, const struct ps_zone *z, int cpu, int order, int mt)
 {
-	return &r->shadow[((size_t)z->index * r->nr_cpus + shadow_cpu(r, cpu)) * PS_NR_PCP_LISTS + ps_pcp_index(z, order, mt)];
+	return shadow_lists(r, z, cpu) + ps_pcp_index(z, order, mt);
 }
 
 static int *shadow_seed(struct ps_replay *r, const struct ps_zone *z, int cpu)
 {
-	return &r->shadow_seed[(size_t)z->index * r->nr_cpus + shadow_cpu(r, cpu)];
+	return &r->shadow_seed[(size_t)z->index * r->nr_cpus + cpu_slot(r, cpu)];
 }
 
 /*
@@ -1166,7 +1181,7 @@ static void shadow_alloc(struct ps_replay *r, struct ps_zone *z, int cpu, int or
 static void shadow_drain(struct ps_replay *r, struct ps_zone *z, int cpu, int n, int li)
 {
 	struct ps_pcp *pcp = pcp_of(r, z, cpu);
-	int *base = shadow_list(r, z, cpu, 0, 0) - ps_pcp_index(z, 0, 0), nl = ps_pcp_nr_lists(r->o.profile);
+	int *base = shadow_lists(r, z, cpu), nl = ps_pcp_nr_lists(r->o.profile);
 
 	if (n <= 0 || pcp->count <= 0)
 		return;
@@ -1216,7 +1231,7 @@ static void shadow_free(struct ps_replay *r, struct ps_zone *z, int cpu, int ord
 
 static void vmstat_touch(struct ps_replay *r, int zi, int cpu)
 {
-	cpu = shadow_cpu(r, cpu);
+	cpu = cpu_slot(r, cpu);
 	r->vm_touched[(size_t)zi * r->nr_cpus + cpu] = 1;
 	r->vm_queued[cpu] = 1;
 }
@@ -1918,7 +1933,7 @@ static int is_kswapd(const char *comm)
  */
 static void run_kswapd(struct ps_replay *r, uint64_t now)
 {
-	long rate = r->o.policy.kswapd_rate != PS_UNSET ? r->o.policy.kswapd_rate : PS_KSWAPD_RATE_DEFAULT;
+	long rate = reclaim_rate(r);
 
 	for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES; n++) {
 		typeof(r->kswapd[0]) *k = &r->kswapd[n];
@@ -2023,7 +2038,7 @@ static long node_pagecache_reclaimable(const struct ps_replay *r, int node)
  */
 static int node_reclaim(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int classzone, uint32_t gfp)
 {
-	long want = 1L << order, rate;
+	long want = 1L << order;
 	int got = 0, node = z->node;
 
 	if (r->o.policy.zone_reclaim_mode == PS_UNSET || !(r->o.policy.zone_reclaim_mode & 1))
@@ -2051,8 +2066,7 @@ static int node_reclaim(struct ps_replay *r, struct ps_zone *z, int cpu, int ord
 		got += n;
 	}
 	r->node_reclaimed += got;
-	rate = r->o.policy.kswapd_rate != PS_UNSET ? r->o.policy.kswapd_rate : PS_KSWAPD_RATE_DEFAULT;
-	r->node_reclaim_until[node] = r->now_ns + (uint64_t)(got > want ? got : want) * 1000000ull / (uint64_t)rate;
+	r->node_reclaim_until[node] = r->now_ns + (uint64_t)(got > want ? got : want) * 1000000ull / (uint64_t)reclaim_rate(r);
 	r->node_reclaim_cpu[node] = cpu;
 	return zone_ok(z, order, 0, classzone, 0);
 }

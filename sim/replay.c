@@ -60,12 +60,13 @@ struct ps_replay {
 	uint8_t **touch;		/* pass 1 only */
 	uint8_t **pb_evidence;		/* pass 1 only: first type seen per pageblock, 0xff none */
 	uint8_t **pb_changed;		/* pass 1 only: an extfrag event touched the block */
-	uint32_t *map;			/* simulate: traced global index -> model global index + 1 */
+	uint32_t *map;			/* simulate: traced global index -> model global index + 1, or MAP_* */
 	struct ps_zone_table zt, tzt;	/* pfn -> zone of the model's and the traced machine */
 	struct ps_counters cnt;
 	struct ps_counters inv;		/* invisible (bulk) allocations, as if traced */
 	uint64_t defects[PS_DEF_NR];
 	uint64_t invisible_pages, invisible_frees;
+	uint64_t invisible_replayed;		/* simulate: bulk allocations replayed (simulate_invisible) */
 	uint64_t untraced_buddy_allocs, pcp_resyncs, isolated_pages;
 	uint64_t sim_alloc_failed, sim_skipped_failed, sim_wmark_ignored;
 	uint64_t placed_blocks, placed_pages, unplaced_blocks;
@@ -157,6 +158,18 @@ struct ps_replay {
 	int8_t nofrag_node[2][PS_MAX_NODES][PS_ZONE_NR];	/* build_nofrag_node() */
 	struct ps_dirty dirty;			/* simulate: page cache and dirty pages per zone */
 };
+
+/*
+ * Simulate mode's map entries besides a model page (global index + 1):
+ * MAP_RECLAIMED, the model's kswapd reclaimed the block the trace still
+ * holds; MAP_PCP(cpu, mt), a traced page the trace's own refill put on a
+ * CPU's order-0 list and nothing has taken since (the bulk allocator takes
+ * from there with no mm_page_alloc).  The model's pages stay below MAP_PCP_LOW.
+ */
+#define MAP_RECLAIMED UINT32_MAX
+#define MAP_PCP_LOW (MAP_RECLAIMED - (uint32_t)PS_MAX_CPUS * PS_MT_PCPTYPES)
+#define MAP_PCP(cpu, mt) (MAP_PCP_LOW + (uint32_t)(cpu) * PS_MT_PCPTYPES + (uint32_t)(mt))
+#define MAP_IS_MODEL(g) ((g) && (g) < MAP_PCP_LOW)
 
 static const char *const defect_names[PS_DEF_NR] = {
 	[PS_DEF_ALLOC_NOT_FREE] = "replay_defects_alloc_not_free",
@@ -457,10 +470,10 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 	}
 	r->kswapd_takeover = o->policy.kswapd_takeover != PS_UNSET ? (int)o->policy.kswapd_takeover : 1;
 	if (o->mode == PS_REPLAY_SIMULATE) {
-		if (r->total_pages >= PS_NIL || r->traced_pages >= PS_NIL) {
+		if (r->total_pages >= MAP_PCP_LOW - 1 || r->traced_pages >= PS_NIL) {
 			snprintf(err, len, "%s is too large for the simulate-mode table (%llu pages)%s",
-				 r->total_pages >= PS_NIL ? "the machine" : "the recorded machine's address space",
-				 (unsigned long long)(r->total_pages >= PS_NIL ? r->total_pages : r->traced_pages),
+				 r->traced_pages < PS_NIL ? "the machine" : "the recorded machine's address space",
+				 (unsigned long long)(r->traced_pages < PS_NIL ? r->total_pages : r->traced_pages),
 				 r->tm->assumed ? ": its layout is assumed; give --sysroot" : "");
 			ps_replay_destroy(r);
 			return NULL;
@@ -1745,8 +1758,6 @@ static int kswapd_next_pass(struct ps_replay *r, int node)
 	return 1;
 }
 
-#define MAP_RECLAIMED UINT32_MAX
-
 /*
  * What reclaim can take back without swap: page cache brought in by reads.
  * Readahead asks with the mapping's user mask (__GFP_HARDWALL) plus
@@ -1872,7 +1883,7 @@ static int reclaim_one(struct ps_replay *r, int node, int cpu, uint64_t now)
 		k->head = (k->head + 1) % k->cap;
 		k->count--;
 		g = r->map[tg];
-		if (!g || g == MAP_RECLAIMED)
+		if (!MAP_IS_MODEL(g))
 			continue;	/* freed by the trace since */
 		z = zone_of_global(r, g - 1, &idx);
 		if (z->node != node || ps_zone_block_of(z, idx, &h, &order) != PG_ALLOC || h != idx)
@@ -2228,30 +2239,29 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 }
 
 /* An allocation or a free of the trace, in simulate mode. */
-static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, const struct ps_event *ev)
+/*
+ * A traced allocation (counted in @c): the model places it by its zone walk
+ * and maps the traced block to the model's.
+ */
+static void simulate_alloc(struct ps_replay *r, const struct ps_event *ev, struct ps_counters *c)
 {
 	struct ps_zone *z;
 	uint32_t tidx, idx;
 	int ti, cpu = ev->cpu < PS_MAX_CPUS ? r->cpu_to_cpu[ev->cpu] : ev->cpu;
 
-	if (ev->order >= PS_NR_ORDERS) {
-		defect(r, PS_DEF_SHAPE, ev, "order above the maximum");
-		ps_counters_event(&r->cnt, ev);
-		return;
-	}
-	if (ev->type == PS_EV_ALLOC) {
+	{
 		struct ps_event a = *ev;
 		int node, thisnode = !!(ev->gfp & PS_GFP_THISNODE), mt = ev->migratetype, ra;
 		uint64_t tg;
 
 		if (ev->pfn == PS_PFN_NONE) {
 			r->sim_skipped_failed++;
-			ps_counters_event(&r->cnt, ev);
+			ps_counters_event(c, ev);
 			return;
 		}
 		ti = tzone_of(r, ev->pfn, &tidx);
 		if (ti < 0) {
-			ps_counters_event(&r->cnt, ev);	/* counted as outside */
+			ps_counters_event(c, ev);	/* counted as outside */
 			return;
 		}
 		tg = r->tz[ti].gbase + tidx;
@@ -2277,7 +2287,90 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 			lru_add(r, z->node, (uint32_t)tg);
 		a.pfn = z->start_pfn + idx;
 		a.cpu = cpu;
-		ps_counters_event(&r->cnt, &a);
+		ps_counters_event(c, &a);
+	}
+}
+
+/*
+ * The trace's own per-CPU list traffic (simulate mode): an order-0 refill
+ * puts free traced pages on the refilling CPU's list, as an order-0 free
+ * puts the page on the freeing CPU's (trace_pcp_put); a drain or a traced
+ * allocation takes them off.  A free of a page still there was handed out by
+ * the bulk allocator with no mm_page_alloc; simulate_invisible() replays it.
+ */
+static void trace_pcp_event(struct ps_replay *r, const struct ps_event *ev)
+{
+	uint32_t tidx, n = 1u << (ev->order < PS_NR_ORDERS ? ev->order : 0);
+	int ti = tzone_of(r, ev->pfn, &tidx);
+	uint64_t tg;
+
+	if (ti < 0)
+		return;
+	tg = r->tz[ti].gbase + tidx;
+	if (tidx + n > r->tz[ti].nr_pages)
+		n = r->tz[ti].nr_pages - tidx;
+	if (ev->type == PS_EV_ZONE_LOCKED) {
+		if (ev->percpu_refill && ev->order == 0 && !r->map[tg] && ev->cpu < PS_MAX_CPUS &&
+		    ev->migratetype >= 0 && ev->migratetype < PS_MT_PCPTYPES)
+			r->map[tg] = MAP_PCP(ev->cpu, ev->migratetype);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)	/* PS_EV_PCPU_DRAIN */
+		if (r->map[tg + i] >= MAP_PCP_LOW && r->map[tg + i] != MAP_RECLAIMED)
+			r->map[tg + i] = 0;
+}
+
+/*
+ * The trace's order-0 free @ev of traced page @tg put it on the freeing
+ * CPU's list of migratetype @mt (the pageblock's; the model's block stands
+ * for it), where the bulk allocator may take it with no event.
+ */
+static void trace_pcp_put(struct ps_replay *r, const struct ps_event *ev, uint64_t tg, int mt)
+{
+	if (ev->order || ev->cpu >= PS_MAX_CPUS)
+		return;
+	if (mt < 0 || mt >= PS_MT_PCPTYPES)
+		mt = PS_MT_MOVABLE;	/* highatomic and CMA pages go on the movable list */
+	r->map[tg] = MAP_PCP(ev->cpu, mt);
+}
+
+/*
+ * The order-0 page @ev frees came off the trace's list of a CPU with no
+ * mm_page_alloc (the bulk allocator: vmalloc's pages, ...).  The request is
+ * replayed as that CPU's order-0 GFP_KERNEL allocation of the list's
+ * migratetype, now; it counts in the kernel's rows as the kernel counts
+ * it, and apart (replay_invisible_*).  When it was made between the refill
+ * and the free, the trace does not tell.
+ */
+static void simulate_invisible(struct ps_replay *r, const struct ps_event *ev, uint32_t g)
+{
+	struct ps_event a = *ev;
+	uint32_t k = g - MAP_PCP_LOW;
+
+	a.type = PS_EV_ALLOC;
+	a.order = 0;
+	a.cpu = (uint16_t)(k / PS_MT_PCPTYPES);
+	a.migratetype = (int8_t)(k % PS_MT_PCPTYPES);
+	a.gfp = PS_GFP_DIRECT_RECLAIM | PS_GFP_KSWAPD_RECLAIM | PS_GFP_IO | PS_GFP_FS;
+	a.percpu_refill = 0;
+	r->invisible_replayed++;
+	r->invisible_pages++;
+	simulate_alloc(r, &a, &r->inv);
+}
+
+static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, const struct ps_event *ev)
+{
+	struct ps_zone *z;
+	uint32_t tidx, idx;
+	int ti, cpu = ev->cpu < PS_MAX_CPUS ? r->cpu_to_cpu[ev->cpu] : ev->cpu;
+
+	if (ev->order >= PS_NR_ORDERS) {
+		defect(r, PS_DEF_SHAPE, ev, "order above the maximum");
+		ps_counters_event(&r->cnt, ev);
+		return;
+	}
+	if (ev->type == PS_EV_ALLOC) {
+		simulate_alloc(r, ev, &r->cnt);
 		return;
 	}
 	r->trace_has_comm |= ev->comm != NULL;
@@ -2293,15 +2386,31 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 
 		if (tidx + n > r->tz[ti].nr_pages)
 			n = r->tz[ti].nr_pages - tidx;
+		if (g >= MAP_PCP_LOW && g != MAP_RECLAIMED) {
+			if (ev->order == 0)
+				simulate_invisible(r, ev, (uint32_t)g);
+			/* a larger block over list pages, or a request the model failed */
+			for (uint32_t i = 0; i < n; i++)
+				if (r->map[tg + i] >= MAP_PCP_LOW && r->map[tg + i] != MAP_RECLAIMED)
+					r->map[tg + i] = 0;
+			g = r->map[tg];
+		}
 		if (g == MAP_RECLAIMED) {
 			/* the model's kswapd reclaimed it already */
 			memset(&r->map[tg], 0, n * sizeof(*r->map));
+			trace_pcp_put(r, ev, tg, PS_MT_MOVABLE);
 			r->reclaimed_then_freed += 1u << ev->order;
 			r->cnt.events[PS_EV_FREE]++;
 			return;
 		}
 		if (!g) {
-			/* never allocated in the trace nor at its start: the bulk allocator */
+			/*
+			 * Never allocated in the trace nor at its start: compaction's
+			 * free scanner isolated it (taken with no event, given back
+			 * here), or the bulk allocator took it from a list the trace
+			 * did not show being filled.
+			 */
+			trace_pcp_put(r, ev, tg, PS_MT_MOVABLE);
 			r->invisible_frees++;
 			r->invisible_pages += 1u << ev->order;
 			r->cnt.events[PS_EV_FREE]++;
@@ -2312,6 +2421,7 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 			r->map[tg] = 0;
 		else
 			memset(&r->map[tg], 0, n * sizeof(*r->map));
+		trace_pcp_put(r, ev, tg, z->mt[idx]);
 		if ((idx & ((1u << ev->order) - 1)) || reshape_alloc(z, idx, ev->order) < 0) {
 			defect(r, PS_DEF_SHAPE, ev, "free of a traced block the model did not allocate whole");
 			return;
@@ -2376,8 +2486,11 @@ static inline void simulate_event(struct ps_replay *r, const struct ps_event *ev
 		run_kswapd(r, ev->ts_ns);
 	if (ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE)
 		simulate_alloc_free(r, ev);
-	else if (ev->type != PS_EV_EXTFRAG)	/* the model makes its own */
+	else if (ev->type != PS_EV_EXTFRAG) {	/* the model makes its own */
+		if (ev->type == PS_EV_ZONE_LOCKED || ev->type == PS_EV_PCPU_DRAIN)
+			trace_pcp_event(r, ev);
 		r->cnt.events[ev->type]++;
+	}
 }
 
 /* Tells the lock model the pages zone @zi holds on pcp lists, when they changed. */
@@ -2459,8 +2572,11 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 	char name[128];
 	uint64_t pcp = 0, lock = 0, fb = 0, fbf = 0, claims = 0, boosts = 0;
 
-	if (r->o.fold_invisible) {
-		/* bulk allocations count like traced ones in the kernel's rows */
+	if (r->o.fold_invisible || r->o.mode == PS_REPLAY_SIMULATE) {
+		/*
+		 * Bulk allocations count like traced ones in the kernel's rows;
+		 * simulate mode made them, so it always does.
+		 */
 		r->cnt.numa_hit += r->inv.numa_hit;
 		r->cnt.numa_miss += r->inv.numa_miss;
 		r->cnt.numa_foreign += r->inv.numa_foreign;
@@ -2488,26 +2604,27 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 	for (int i = 0; i < PS_DEF_NR; i++)
 		SET(defect_names[i], r->defects[i]);
 	SET("replay_invisible_alloc_pages", r->invisible_pages);
-	if (r->o.mode == PS_REPLAY_FOLLOW) {
-		ps_kv_init(&inv);
-		if (ps_counters_to_kv(&r->inv, &inv) < 0) {
-			ps_kv_free(&inv);
-			return -1;
-		}
-		for (int i = 0; i < inv.nr; i++) {
-			const char *n = inv.items[i].name;
-
-			if (strncmp(n, "numa_", 5) && strncmp(n, "pgalloc_", 8) && !strstr(n, ".numa_") &&
-			    !strstr(n, "_node"))
-				continue;
-			snprintf(name, sizeof(name), "replay_invisible_%s", n);
-			SET(name, inv.items[i].value);
-		}
+	ps_kv_init(&inv);
+	if (ps_counters_to_kv(&r->inv, &inv) < 0) {
 		ps_kv_free(&inv);
+		return -1;
+	}
+	for (int i = 0; i < inv.nr; i++) {
+		const char *n = inv.items[i].name;
+
+		if (strncmp(n, "numa_", 5) && strncmp(n, "pgalloc_", 8) && !strstr(n, ".numa_") &&
+		    !strstr(n, "_node"))
+			continue;
+		snprintf(name, sizeof(name), "replay_invisible_%s", n);
+		SET(name, inv.items[i].value);
+	}
+	ps_kv_free(&inv);
+	if (r->o.mode == PS_REPLAY_FOLLOW) {
 		SET("replay_alloc_from_buddy_without_zone_locked", r->untraced_buddy_allocs);
 		SET("replay_pcp_resyncs", r->pcp_resyncs);
 		SET("replay_untraced_isolated_pages", r->isolated_pages);
 	} else {
+		SET("replay_sim_invisible_replayed_pages", r->invisible_replayed);
 		SET("replay_sim_alloc_failed", r->sim_alloc_failed);
 		SET("replay_sim_skipped_failed_allocs", r->sim_skipped_failed);
 		SET("replay_sim_watermarks_ignored", r->sim_wmark_ignored);

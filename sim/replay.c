@@ -81,6 +81,9 @@ struct ps_replay {
 	/* memory the kernel used with no event (replay.h, opts.after) */
 	int64_t *net_pages;			/* [zone] prepass: pages the trace frees less those it allocates */
 	int64_t *untraced_target, *untraced_taken;	/* [zone] */
+	uint32_t **untraced_pages;		/* [zone]: the pages taken, last on top */
+	int64_t *untraced_held;			/* [zone]: how many of them are still taken */
+	uint64_t untraced_returned;		/* given back for the trace's frees of hidden pages */
 	uint64_t first_ns, last_ns, untraced_next_ns;
 	int untraced_on;
 	uint64_t vm_next_ns, remote_drains, decay_drains;
@@ -660,6 +663,10 @@ void ps_replay_destroy(struct ps_replay *r)
 	free(r->vm_touched);
 	free(r->vm_queued);
 	free(r->net_pages);
+	for (int zi = 0; r->untraced_pages && zi < r->nr_zones; zi++)
+		free(r->untraced_pages[zi]);
+	free(r->untraced_pages);
+	free(r->untraced_held);
 	free(r->untraced_target);
 	free(r->untraced_taken);
 	free(r->section);
@@ -1024,12 +1031,12 @@ static int64_t snapshot_free(const struct ps_machine *m, const struct ps_zone_de
  * trace frees less what it allocates there, less what the kernel held free
  * at the end; what is left the kernel used with no event.
  */
-static void untraced_targets(struct ps_replay *r)
+static int untraced_targets(struct ps_replay *r, char *err, int len)
 {
 	const struct ps_machine *a = r->o.after;
 
 	if (!a || r->o.mode != PS_REPLAY_SIMULATE || r->last_ns <= r->first_ns)
-		return;
+		return 0;
 	for (int zi = 0; zi < r->nr_zones; zi++) {
 		const struct ps_zone *z = &r->zones[zi];
 		int64_t end = (int64_t)z->nr_free_pages + (int64_t)z->nr_pcp_pages + r->net_pages[zi], kernel;
@@ -1045,6 +1052,20 @@ static void untraced_targets(struct ps_replay *r)
 		}
 	}
 	r->untraced_next_ns = r->first_ns;
+	if (!r->untraced_on)
+		return 0;
+	r->untraced_pages = calloc((size_t)r->nr_zones, sizeof(*r->untraced_pages));
+	r->untraced_held = calloc((size_t)r->nr_zones, sizeof(*r->untraced_held));
+	if (!r->untraced_pages || !r->untraced_held)
+		goto nomem;
+	for (int zi = 0; zi < r->nr_zones; zi++)
+		if (r->untraced_target[zi] &&
+		    !(r->untraced_pages[zi] = malloc((size_t)r->untraced_target[zi] * sizeof(uint32_t))))
+			goto nomem;
+	return 0;
+nomem:
+	snprintf(err, len, "out of memory for the untraced use");
+	return -1;
 }
 
 int ps_replay_start(struct ps_replay *r, char *err, int len)
@@ -1059,7 +1080,8 @@ int ps_replay_start(struct ps_replay *r, char *err, int len)
 	}
 	for (int zi = 0; zi < r->nr_zones; zi++)
 		build_zone(r, zi);
-	untraced_targets(r);
+	if (untraced_targets(r, err, len) < 0)
+		return -1;
 	if (r->map) {
 		/* pages allocated at the start map to themselves */
 		for (int zi = 0; zi < r->nr_zones; zi++)
@@ -2334,6 +2356,8 @@ static void trace_pcp_put(struct ps_replay *r, const struct ps_event *ev, uint64
 	r->map[tg] = MAP_PCP(ev->cpu, mt);
 }
 
+static void untraced_give_back(struct ps_replay *r, const struct ps_event *ev);
+
 /*
  * The order-0 page @ev frees came off the trace's list of a CPU with no
  * mm_page_alloc (the bulk allocator: vmalloc's pages, ...).  The request is
@@ -2356,6 +2380,7 @@ static void simulate_invisible(struct ps_replay *r, const struct ps_event *ev, u
 	r->invisible_replayed++;
 	r->invisible_pages++;
 	simulate_alloc(r, &a, &r->inv);
+	untraced_give_back(r, ev);
 }
 
 static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, const struct ps_event *ev)
@@ -2411,6 +2436,7 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 			 * did not show being filled.
 			 */
 			trace_pcp_put(r, ev, tg, PS_MT_MOVABLE);
+			untraced_give_back(r, ev);
 			r->invisible_frees++;
 			r->invisible_pages += 1u << ev->order;
 			r->cnt.events[PS_EV_FREE]++;
@@ -2466,12 +2492,48 @@ static void untraced_use(struct ps_replay *r, uint64_t now)
 		int64_t due = (int64_t)(f * (double)r->untraced_target[zi]);
 
 		while (r->untraced_taken[zi] < due) {
-			if (take_hidden(z) == PS_NIL) {
+			uint32_t idx = take_hidden(z);
+
+			if (idx == PS_NIL) {
 				r->untraced_target[zi] = r->untraced_taken[zi];	/* the zone has nothing free */
 				break;
 			}
+			r->untraced_pages[zi][r->untraced_held[zi]++] = idx;
 			r->untraced_taken[zi]++;
 		}
+	}
+}
+
+/*
+ * The trace freed order-0 page @ev that it never showed being taken: a page
+ * compaction's free scanner isolated and did not use, or the bulk allocator's
+ * (replayed as its own request).  The target counted its free and not its
+ * taking, so the hidden use held one page of the zone too many: the latest
+ * one goes back, as this free; before any is held, one fewer is taken.
+ */
+static void untraced_give_back(struct ps_replay *r, const struct ps_event *ev)
+{
+	uint32_t idx;
+	struct ps_zone *z = ev->order ? NULL : zone_of(r, ev->pfn, &idx);
+	int zi, cpu = ev->cpu < PS_MAX_CPUS ? r->cpu_to_cpu[ev->cpu] : ev->cpu;
+
+	if (!z || !r->untraced_on)
+		return;
+	zi = z->index;
+	if (!r->untraced_held[zi]) {
+		if (r->untraced_target[zi] > r->untraced_taken[zi])
+			r->untraced_target[zi]--;
+		return;
+	}
+	idx = r->untraced_pages[zi][--r->untraced_held[zi]];
+	r->untraced_returned++;
+	z->now_ns = ev->ts_ns;
+	z->now_cpu = cpu;
+	if (ps_pcp_allowed(r->o.profile, 0, z->pageblock_order)) {
+		ps_pcp_free(z, pcp_of(r, z, cpu), idx, 0);
+	} else {
+		z->lock_acquisitions++;
+		ps_free_block(z, idx, 0);
 	}
 }
 
@@ -2639,6 +2701,7 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 			for (int zi = 0; zi < r->nr_zones; zi++)
 				u += (uint64_t)r->untraced_taken[zi];
 			SET("replay_untraced_use_pages", u);
+			SET("replay_untraced_use_returned_pages", r->untraced_returned);
 			for (int zi = 0; r->untraced_on && zi < r->nr_zones; zi++) {
 				snprintf(name, sizeof(name), "replay_untraced_use_pages.node%d.%s", r->zones[zi].node,
 					 ps_zone_names[r->zones[zi].type]);

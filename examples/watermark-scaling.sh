@@ -11,4 +11,4 @@ for w in 10 100 1000; do
 done
 cd "$out"
 "$PAGESIM" diff --all --per-node pre-4.6.vmstat wsf10.vmstat wsf100.vmstat wsf1000.vmstat |
-	grep -E '%stddev|\\|numa_miss$|numa_local$|numa_other$|local_node$|other_node$|kswapd_wakeups|wmark_low.node[0-9].Normal$'
+	grep -E '%stddev|\\|numa_miss$|numa_local$|numa_other$|local_node$|other_node$|kswapd_wakeups|wmark_low.node[0-9].Normal$' | grep -v replay_invisible

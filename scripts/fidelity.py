@@ -7,7 +7,9 @@ Sections: stat (trace vs the kernel's own vmstat/numastat deltas), follow (fidel
 defects, reconciliation with the kernel), sim-numa (simulate mode per-node numastat vs
 the kernel), extfrag (simulate-mode extfrag vs the trace, per profile), wsf (a policy
 change predicted from one run vs the kernel's change between two runs), pcp (follow-mode
-pcp refills/drains vs the trace's sections).  Every number comes from running pagesim.
+pcp refills/drains vs the trace's sections), sensitivity (simulate-mode numa_miss across the
+measured range of kswapd's reclaim speed; not in the default set).  Every number comes from
+running pagesim.
 """
 import argparse, os, subprocess, sys
 
@@ -153,4 +155,21 @@ if "wsf" in sections:
             m2 = kv(run("replay", "-q", "--mode", "simulate", *extra, "--set", f"vm.watermark_scale_factor={wsf}", os.path.join(tpath(rec), "trace.dat")))
             for c in ("numa_miss", "numa_local", "node0.local_node", "node1.other_node"):
                 print(f"| {rec} replayed with wsf {wsf}{label} | {c} | {k1[c]} | {k2[c]} | {pct(k2[c], k1[c])} | {m1[c]} | {m2[c]} | {pct(m2[c], m1[c])} |")
+    print()
+
+if "sensitivity" in sections:
+    # kswapd.reclaim_pages_per_ms: the kernel's kswapd bursts on these traces free 60 to 180
+    # pages per ms (docs/replay.md); the model's answer across that range is part of its error
+    rates = [60, 80, 100, 120, 180]
+    print("| run | mode | kernel numa_miss | " + " | ".join(f"rate {x}" for x in rates) + " | spread (max-min) / kernel |")
+    print("|---|---|---|" + "---|" * (len(rates) + 1))
+    for t in shared:
+        if not t.startswith("numa2"):
+            continue
+        k = kernel_delta(tpath(t))["numa_miss"]
+        for extra, label in (([], "default"), (["--untraced-use"], "--untraced-use")):
+            m = [kv(run("replay", "-q", "--mode", "simulate", *extra, "--set", f"kswapd.reclaim_pages_per_ms={x}",
+                        os.path.join(tpath(t), "trace.dat")))["numa_miss"] for x in rates]
+            cells = [f"{v} ({pct(v, k)})" for v in m]
+            print(f"| {t} | {label} | {k} | " + " | ".join(cells) + f" | {100.0 * (max(m) - min(m)) / k:.1f}% |")
     print()

@@ -165,14 +165,16 @@ struct ps_replay {
 /*
  * Simulate mode's map entries besides a model page (global index + 1):
  * MAP_RECLAIMED, the model's kswapd reclaimed the block the trace still
- * holds; MAP_PCP(cpu, mt), a traced page the trace's own refill put on a
- * CPU's order-0 list and nothing has taken since (the bulk allocator takes
- * from there with no mm_page_alloc).  The model's pages stay below MAP_PCP_LOW.
+ * holds; MAP_PCP(cpu, mt), a traced page the trace's own refill or order-0
+ * free put on a CPU's order-0 list and nothing has taken since (the bulk
+ * allocator takes from there with no mm_page_alloc).  The model's pages
+ * stay below MAP_PCP_LOW.
  */
 #define MAP_RECLAIMED UINT32_MAX
 #define MAP_PCP_LOW (MAP_RECLAIMED - (uint32_t)PS_MAX_CPUS * PS_MT_PCPTYPES)
 #define MAP_PCP(cpu, mt) (MAP_PCP_LOW + (uint32_t)(cpu) * PS_MT_PCPTYPES + (uint32_t)(mt))
 #define MAP_IS_MODEL(g) ((g) && (g) < MAP_PCP_LOW)
+#define MAP_IS_PCP(g) ((g) >= MAP_PCP_LOW && (g) != MAP_RECLAIMED)
 
 static const char *const defect_names[PS_DEF_NR] = {
 	[PS_DEF_ALLOC_NOT_FREE] = "replay_defects_alloc_not_free",
@@ -2260,7 +2262,6 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 	return NULL;
 }
 
-/* An allocation or a free of the trace, in simulate mode. */
 /*
  * A traced allocation (counted in @c): the model places it by its zone walk
  * and maps the traced block to the model's.
@@ -2268,49 +2269,46 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 static void simulate_alloc(struct ps_replay *r, const struct ps_event *ev, struct ps_counters *c)
 {
 	struct ps_zone *z;
+	struct ps_event a = *ev;
 	uint32_t tidx, idx;
 	int ti, cpu = ev->cpu < PS_MAX_CPUS ? r->cpu_to_cpu[ev->cpu] : ev->cpu;
+	int node, thisnode = !!(ev->gfp & PS_GFP_THISNODE), mt = ev->migratetype, ra;
+	uint64_t tg;
 
-	{
-		struct ps_event a = *ev;
-		int node, thisnode = !!(ev->gfp & PS_GFP_THISNODE), mt = ev->migratetype, ra;
-		uint64_t tg;
-
-		if (ev->pfn == PS_PFN_NONE) {
-			r->sim_skipped_failed++;
-			ps_counters_event(c, ev);
-			return;
-		}
-		ti = tzone_of(r, ev->pfn, &tidx);
-		if (ti < 0) {
-			ps_counters_event(c, ev);	/* counted as outside */
-			return;
-		}
-		tg = r->tz[ti].gbase + tidx;
-		node = thisnode ? r->node_to_node[r->tz[ti].node] : ps_machine_cpu_node(r->m, cpu);
-		if (node < 0)
-			node = r->node_to_node[r->tz[ti].node];
-		if (mt < 0)
-			mt = PS_MT_MOVABLE;
-		z = walk(r, cpu, node, thisnode, gfp_zone(ev->gfp), ev->order, mt, ev->gfp, &idx);
-		if (!z) {
-			r->sim_alloc_failed++;
-			return;
-		}
-		ps_zone_mark(z, idx, ev->order, PG_ALLOC, mt);
-		vmstat_touch(r, z->index, cpu);
-		for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < r->tz[ti].nr_pages; i++)
-			r->map[tg + i] = (uint32_t)(r->gbase[z->index] + idx + i + 1);
-		ra = lru_page(ev->gfp);
-		if (ra || (ev->gfp & PS_GFP_WRITE))
-			ps_dirty_alloc(&r->dirty, r->gbase[z->index] + idx, z->index, ev->order,
-				       !!(ev->gfp & PS_GFP_WRITE));
-		if (ra)
-			lru_add(r, z->node, (uint32_t)tg);
-		a.pfn = z->start_pfn + idx;
-		a.cpu = cpu;
-		ps_counters_event(c, &a);
+	if (ev->pfn == PS_PFN_NONE) {
+		r->sim_skipped_failed++;
+		ps_counters_event(c, ev);
+		return;
 	}
+	ti = tzone_of(r, ev->pfn, &tidx);
+	if (ti < 0) {
+		ps_counters_event(c, ev);	/* counted as outside */
+		return;
+	}
+	tg = r->tz[ti].gbase + tidx;
+	node = thisnode ? r->node_to_node[r->tz[ti].node] : ps_machine_cpu_node(r->m, cpu);
+	if (node < 0)
+		node = r->node_to_node[r->tz[ti].node];
+	if (mt < 0)
+		mt = PS_MT_MOVABLE;
+	z = walk(r, cpu, node, thisnode, gfp_zone(ev->gfp), ev->order, mt, ev->gfp, &idx);
+	if (!z) {
+		r->sim_alloc_failed++;
+		return;
+	}
+	ps_zone_mark(z, idx, ev->order, PG_ALLOC, mt);
+	vmstat_touch(r, z->index, cpu);
+	for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < r->tz[ti].nr_pages; i++)
+		r->map[tg + i] = (uint32_t)(r->gbase[z->index] + idx + i + 1);
+	ra = lru_page(ev->gfp);
+	if (ra || (ev->gfp & PS_GFP_WRITE))
+		ps_dirty_alloc(&r->dirty, r->gbase[z->index] + idx, z->index, ev->order,
+			       !!(ev->gfp & PS_GFP_WRITE));
+	if (ra)
+		lru_add(r, z->node, (uint32_t)tg);
+	a.pfn = z->start_pfn + idx;
+	a.cpu = cpu;
+	ps_counters_event(c, &a);
 }
 
 /*
@@ -2338,7 +2336,7 @@ static void trace_pcp_event(struct ps_replay *r, const struct ps_event *ev)
 		return;
 	}
 	for (uint32_t i = 0; i < n; i++)	/* PS_EV_PCPU_DRAIN */
-		if (r->map[tg + i] >= MAP_PCP_LOW && r->map[tg + i] != MAP_RECLAIMED)
+		if (MAP_IS_PCP(r->map[tg + i]))
 			r->map[tg + i] = 0;
 }
 
@@ -2383,6 +2381,7 @@ static void simulate_invisible(struct ps_replay *r, const struct ps_event *ev, u
 	untraced_give_back(r, ev);
 }
 
+/* An allocation or a free of the trace, in simulate mode. */
 static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, const struct ps_event *ev)
 {
 	struct ps_zone *z;
@@ -2411,12 +2410,12 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 
 		if (tidx + n > r->tz[ti].nr_pages)
 			n = r->tz[ti].nr_pages - tidx;
-		if (g >= MAP_PCP_LOW && g != MAP_RECLAIMED) {
+		if (MAP_IS_PCP(g)) {
 			if (ev->order == 0)
 				simulate_invisible(r, ev, (uint32_t)g);
 			/* a larger block over list pages, or a request the model failed */
 			for (uint32_t i = 0; i < n; i++)
-				if (r->map[tg + i] >= MAP_PCP_LOW && r->map[tg + i] != MAP_RECLAIMED)
+				if (MAP_IS_PCP(r->map[tg + i]))
 					r->map[tg + i] = 0;
 			g = r->map[tg];
 		}
@@ -2514,10 +2513,10 @@ static void untraced_use(struct ps_replay *r, uint64_t now)
 static void untraced_give_back(struct ps_replay *r, const struct ps_event *ev)
 {
 	uint32_t idx;
-	struct ps_zone *z = ev->order ? NULL : zone_of(r, ev->pfn, &idx);
+	struct ps_zone *z = !r->untraced_on || ev->order ? NULL : zone_of(r, ev->pfn, &idx);
 	int zi, cpu = ev->cpu < PS_MAX_CPUS ? r->cpu_to_cpu[ev->cpu] : ev->cpu;
 
-	if (!z || !r->untraced_on)
+	if (!z)
 		return;
 	zi = z->index;
 	if (!r->untraced_held[zi]) {

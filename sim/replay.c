@@ -2526,14 +2526,7 @@ static void untraced_give_back(struct ps_replay *r, const struct ps_event *ev)
 	}
 	idx = r->untraced_pages[zi][--r->untraced_held[zi]];
 	r->untraced_returned++;
-	z->now_ns = ev->ts_ns;
-	z->now_cpu = cpu;
-	if (ps_pcp_allowed(r->o.profile, 0, z->pageblock_order)) {
-		ps_pcp_free(z, pcp_of(r, z, cpu), idx, 0);
-	} else {
-		z->lock_acquisitions++;
-		ps_free_block(z, idx, 0);
-	}
+	reclaim_block(r, z->node, z, idx, 0, ev->ts_ns, cpu);	/* a plain free through the CPU's lists */
 }
 
 static inline void simulate_event(struct ps_replay *r, const struct ps_event *ev)

@@ -101,6 +101,26 @@ static const char *next_line(const char *p, char *buf, size_t len)
 	return eol ? eol + 1 : p + strlen(p);
 }
 
+/*
+ * A page counter zoneinfo prints (nr_zone_*_file, nr_zone_write_pending,
+ * nr_mapped) is added up per zone; 2^48 pages (1 EiB of 4 KiB pages) is far
+ * above any machine, and keeps every later sum of them from overflowing.
+ */
+#define ZONEINFO_MAX_PAGES (1l << 48)
+
+static int add_page_count(long *acc, long v)
+{
+	if (v < 0 || v > ZONEINFO_MAX_PAGES - *acc)
+		return -1;
+	*acc += v;
+	return 0;
+}
+
+static int bad_page_count(struct ps_error *err, const char *name, int line, const char *buf)
+{
+	return ps_err(err, "%s:%d: page count out of range (0 to 2^48 pages per zone): '%s'", name, line, buf);
+}
+
 int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err)
 {
 	struct ps_zone_desc cur;
@@ -170,11 +190,15 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 			in_node_stats = 0;
 		} else if (sscanf(buf, " nr_zone_inactive_file %ld", &lv) == 1 ||
 			   sscanf(buf, " nr_zone_active_file %ld", &lv) == 1) {
-			cur.nr_file += lv;	/* 4.8+ (older zoneinfo has no start_pfn and is refused) */
+			/* 4.8+ (older zoneinfo has no start_pfn and is refused) */
+			if (add_page_count(&cur.nr_file, lv))
+				return bad_page_count(err, name, line, buf);
 		} else if (sscanf(buf, " nr_zone_write_pending %ld", &lv) == 1) {
-			cur.nr_dirty += lv;
+			if (add_page_count(&cur.nr_dirty, lv))
+				return bad_page_count(err, name, line, buf);
 		} else if (in_node_stats && sscanf(buf, " nr_mapped %ld", &lv) == 1) {
-			cur.nr_mapped += lv;
+			if (add_page_count(&cur.nr_mapped, lv))
+				return bad_page_count(err, name, line, buf);
 		} else if (sscanf(buf, " min %ld", &lv) == 1 && !in_pagesets) {
 			cur.wmark_min = lv;
 		} else if (sscanf(buf, " low %ld", &lv) == 1 && !in_pagesets) {

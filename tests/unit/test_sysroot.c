@@ -121,6 +121,21 @@ static void test_zoneinfo(void)
 	CHECK(strstr(err.msg, "start_pfn") != NULL);
 	ps_machine_init(m);
 	CHECK_EQ(ps_parse_zoneinfo("hello\n", "junk", m, &err), -1);
+
+	/* page counters are summed per zone: a huge or negative one is refused, not overflowed */
+	ps_machine_init(m);
+	CHECK_EQ(ps_parse_zoneinfo("Node 0, zone Normal\n nr_zone_inactive_file 3156\n"
+				   " nr_zone_active_file 9223372036854775807\n spanned 10\n start_pfn: 0\n",
+				   "big", m, &err), -1);
+	CHECK(strstr(err.msg, "big:3: page count out of range") != NULL);
+	ps_machine_init(m);
+	CHECK_EQ(ps_parse_zoneinfo("Node 0, zone Normal\n nr_zone_write_pending -1\n spanned 10\n start_pfn: 0\n",
+				   "neg", m, &err), -1);
+	CHECK(strstr(err.msg, "neg:2:") != NULL);
+	ps_machine_init(m);
+	CHECK_EQ(ps_parse_zoneinfo("Node 0, zone Normal\n nr_zone_inactive_file 3156\n nr_zone_active_file 44\n"
+				   " spanned 10\n start_pfn: 0\n", "ok", m, &err), 0);
+	CHECK_EQ(m->zones[0].nr_file, 3200);
 	free(m);
 }
 

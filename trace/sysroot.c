@@ -121,6 +121,14 @@ static int bad_page_count(struct ps_error *err, const char *name, int line, cons
 	return ps_err(err, "%s:%d: page count out of range (0 to 2^48 pages per zone): '%s'", name, line, buf);
 }
 
+/* pcp high/batch: the bounds the policy's pcp.high and pcp.batch take */
+#define ZONEINFO_MAX_PCP (1l << 24)
+
+static int bad_pcp(struct ps_error *err, const char *name, int line, const char *buf)
+{
+	return ps_err(err, "%s:%d: pcp value out of range (0 to 2^24): '%s'", name, line, buf);
+}
+
 int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err)
 {
 	struct ps_zone_desc cur;
@@ -186,6 +194,8 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 		if (strstr(buf, "per-node stats")) {
 			in_node_stats = 1;	/* 4.8+: the node's LRU counters, printed in its first zone */
 		} else if (sscanf(buf, " pages free %llu", &v) == 1) {
+			if (v > ZONEINFO_MAX_PAGES)
+				return bad_page_count(err, name, line, buf);
 			cur.free_pages = v;
 			in_node_stats = 0;
 		} else if (sscanf(buf, " nr_zone_inactive_file %ld", &lv) == 1 ||
@@ -200,18 +210,32 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 			if (add_page_count(&cur.nr_mapped, lv))
 				return bad_page_count(err, name, line, buf);
 		} else if (sscanf(buf, " min %ld", &lv) == 1 && !in_pagesets) {
+			if (lv < 0 || lv > ZONEINFO_MAX_PAGES)
+				return bad_page_count(err, name, line, buf);
 			cur.wmark_min = lv;
 		} else if (sscanf(buf, " low %ld", &lv) == 1 && !in_pagesets) {
+			if (lv < 0 || lv > ZONEINFO_MAX_PAGES)
+				return bad_page_count(err, name, line, buf);
 			cur.wmark_low = lv;
 		} else if (sscanf(buf, " high %ld", &lv) == 1 && !in_pagesets) {
+			if (lv < 0 || lv > ZONEINFO_MAX_PAGES)
+				return bad_page_count(err, name, line, buf);
 			cur.wmark_high = lv;
 		} else if (sscanf(buf, " boost %ld", &lv) == 1) {
+			if (lv < 0 || lv > ZONEINFO_MAX_PAGES)
+				return bad_page_count(err, name, line, buf);
 			cur.wmark_boost = lv;
 		} else if (sscanf(buf, " spanned %llu", &v) == 1) {
+			if (v > ZONEINFO_MAX_PAGES)
+				return bad_page_count(err, name, line, buf);
 			cur.spanned = v;
 		} else if (sscanf(buf, " present %llu", &v) == 1) {
+			if (v > ZONEINFO_MAX_PAGES)
+				return bad_page_count(err, name, line, buf);
 			cur.present = v;
 		} else if (sscanf(buf, " managed %llu", &v) == 1) {
+			if (v > ZONEINFO_MAX_PAGES)
+				return bad_page_count(err, name, line, buf);
 			cur.managed = v;
 		} else if (strstr(buf, "protection: (")) {
 			const char *q = strchr(buf, '(') + 1;
@@ -221,8 +245,8 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 				char *end;
 				long x = strtol(q, &end, 10);
 
-				if (end == q)
-					return ps_err(err, "%s:%d: bad protection list '%s'", name, line, buf);
+				if (end == q || x < 0 || x > ZONEINFO_MAX_PAGES)
+					return ps_err(err, "%s:%d: bad protection list (0 to 2^48 pages each): '%s'", name, line, buf);
 				cur.protection[cur.nr_protection++] = x;
 				q = end;
 				while (*q == ',' || *q == ' ')
@@ -245,17 +269,27 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 		} else if (in_pagesets && sscanf(buf, " high: %ld", &lv) == 1) {
 			struct ps_pcp_seed *sd = m->nr_pcp_seed ? &m->pcp_seed[m->nr_pcp_seed - 1] : NULL;
 
+			if (lv < 0 || lv > ZONEINFO_MAX_PCP)
+				return bad_pcp(err, name, line, buf);
 			if (!pcp_done)
-				cur.pcp_high = lv;
+				cur.pcp_high = (int)lv;
 			if (sd && sd->node == cur.node && sd->type == cur.type && sd->cpu == seed_cpu && lv <= INT32_MAX)
 				sd->high = (int32_t)lv;
 		} else if (in_pagesets && !pcp_done && sscanf(buf, " high_min: %ld", &lv) == 1) {
-			cur.pcp_high_min = lv;
+			if (lv < 0 || lv > ZONEINFO_MAX_PCP)
+				return bad_pcp(err, name, line, buf);
+			cur.pcp_high_min = (int)lv;
 		} else if (in_pagesets && !pcp_done && sscanf(buf, " high_max: %ld", &lv) == 1) {
-			cur.pcp_high_max = lv;
+			if (lv < 0 || lv > ZONEINFO_MAX_PCP)
+				return bad_pcp(err, name, line, buf);
+			cur.pcp_high_max = (int)lv;
 		} else if (in_pagesets && !pcp_done && sscanf(buf, " batch: %ld", &lv) == 1) {
-			cur.pcp_batch = lv;
+			if (lv < 0 || lv > ZONEINFO_MAX_PCP)
+				return bad_pcp(err, name, line, buf);
+			cur.pcp_batch = (int)lv;
 		} else if (sscanf(buf, " start_pfn: %llu", &v) == 1) {
+			if (v > ZONEINFO_MAX_PAGES)
+				return ps_err(err, "%s:%d: start_pfn out of range (at most 2^48): '%s'", name, line, buf);
 			cur.start_pfn = v;
 			have_start = 1;
 			in_pagesets = 0;

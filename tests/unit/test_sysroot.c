@@ -136,6 +136,19 @@ static void test_zoneinfo(void)
 	CHECK_EQ(ps_parse_zoneinfo("Node 0, zone Normal\n nr_zone_inactive_file 3156\n nr_zone_active_file 44\n"
 				   " spanned 10\n start_pfn: 0\n", "ok", m, &err), 0);
 	CHECK_EQ(m->zones[0].nr_file, 3200);
+	/* so are watermarks, protection and pcp values later arithmetic would overflow or truncate */
+	ps_machine_init(m);
+	CHECK_EQ(ps_parse_zoneinfo("Node 0, zone Normal\n        protection: (0, 9223372036854775807)\n spanned 10\n"
+				   " start_pfn: 0\n", "prot", m, &err), -1);
+	CHECK(strstr(err.msg, "prot:2: bad protection list") != NULL);
+	ps_machine_init(m);
+	CHECK_EQ(ps_parse_zoneinfo("Node 0, zone Normal\n  min 9223372036854775807\n spanned 10\n start_pfn: 0\n",
+				   "wmark", m, &err), -1);
+	CHECK(strstr(err.msg, "wmark:2: page count out of range") != NULL);
+	ps_machine_init(m);
+	CHECK_EQ(ps_parse_zoneinfo("Node 0, zone Normal\n  pagesets\n    cpu: 0\n              count: 3\n"
+				   "              high:  4294967296\n spanned 10\n start_pfn: 0\n", "pcp", m, &err), -1);
+	CHECK(strstr(err.msg, "pcp:5: pcp value out of range") != NULL);
 	free(m);
 }
 

@@ -55,6 +55,7 @@ void ps_out_abort(struct ps_out *o);
 
 /* Counters as "name value" lines or as a JSON object. */
 void ps_print_kv_vmstat(FILE *f, const struct ps_kv *kv);
+void ps_print_json_str(FILE *f, const char *s);
 void ps_print_kv_json(FILE *f, const struct ps_kv *kv, const char *const *meta_kv, int nr_meta);
 
 /*

@@ -458,20 +458,6 @@ static int print_columns(FILE *f, const struct diff *d, struct row *const *shown
 
 /* ---- json ---- */
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void json_num(FILE *f, double v, int ok)
 {
 	if (!ok || !isfinite(v))
@@ -487,13 +473,13 @@ static void print_json(FILE *f, const struct diff *d, struct row *const *shown, 
 	fputs("  \"columns\": [\n", f);
 	for (int c = 0; c < d->nr_cols; c++) {
 		fputs("    { \"label\": ", f);
-		json_str(f, d->cols[c].arg);
+		ps_print_json_str(f, d->cols[c].arg);
 		fputs(", \"kind\": ", f);
-		json_str(f, ps_diffin_kind_name(d->cols[c].kind));
+		ps_print_json_str(f, ps_diffin_kind_name(d->cols[c].kind));
 		fputs(", \"inputs\": [", f);
 		for (int r = 0; r < d->cols[c].nr; r++) {
 			fputs(r ? ", " : "", f);
-			json_str(f, d->cols[c].paths[r]);
+			ps_print_json_str(f, d->cols[c].paths[r]);
 		}
 		fprintf(f, "] }%s\n", c + 1 < d->nr_cols ? "," : "");
 	}
@@ -502,7 +488,7 @@ static void print_json(FILE *f, const struct diff *d, struct row *const *shown, 
 		const struct row *row = shown[i];
 
 		fputs("    { \"name\": ", f);
-		json_str(f, row->name);
+		ps_print_json_str(f, row->name);
 		fputs(", \"n\": [", f);
 		for (int c = 0; c < d->nr_cols; c++)
 			fprintf(f, "%s%d", c ? ", " : "", row->st[c].n);

@@ -199,7 +199,8 @@ void ps_print_kv_vmstat(FILE *f, const struct ps_kv *kv)
 		fprintf(f, "%s %lld\n", kv->items[i].name, (long long)kv->items[i].value);
 }
 
-static void json_str(FILE *f, const char *s)
+/* @s as a JSON string: quotes and backslashes escaped, control characters as \\u00XX. */
+void ps_print_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -218,15 +219,15 @@ void ps_print_kv_json(FILE *f, const struct ps_kv *kv, const char *const *meta, 
 	fputs("{\n", f);
 	for (int i = 0; i + 1 < nr_meta * 2; i += 2) {
 		fputs("  ", f);
-		json_str(f, meta[i]);
+		ps_print_json_str(f, meta[i]);
 		fputs(": ", f);
-		json_str(f, meta[i + 1] ? meta[i + 1] : "");
+		ps_print_json_str(f, meta[i + 1] ? meta[i + 1] : "");
 		fputs(",\n", f);
 	}
 	fputs("  \"counters\": {\n", f);
 	for (int i = 0; i < kv->nr; i++) {
 		fputs("    ", f);
-		json_str(f, kv->items[i].name);
+		ps_print_json_str(f, kv->items[i].name);
 		fprintf(f, ": %lld%s\n", (long long)kv->items[i].value, i + 1 < kv->nr ? "," : "");
 	}
 	fputs("  }\n}\n", f);

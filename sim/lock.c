@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "lock.h"
+#include "strtrim.h"
 
 const char *const ps_lock_cause_names[PS_LOCK_NR_CAUSES] = {
 	[PS_LOCK_REFILL] = "refill",
@@ -135,18 +136,6 @@ int ps_zone_layout_set(struct ps_zone_layout *l, const char *key, const char *va
 	return 1;
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
-		*--e = 0;
-	return s;
-}
-
 int ps_zone_layout_load(struct ps_zone_layout *l, const char *path, struct ps_error *err)
 {
 	FILE *f = fopen(path, "r");
@@ -163,7 +152,7 @@ int ps_zone_layout_load(struct ps_zone_layout *l, const char *path, struct ps_er
 			fclose(f);
 			return ps_err(err, "%s: line too long (at most %zu characters)", where, sizeof(line) - 2);
 		}
-		k = trim(line);
+		k = ps_trim(line);
 		if (!*k || *k == '#')
 			continue;
 		eq = strchr(k, '=');
@@ -172,8 +161,8 @@ int ps_zone_layout_load(struct ps_zone_layout *l, const char *path, struct ps_er
 			return ps_err(err, "%s: expected 'key = value'", where);
 		}
 		*eq = 0;
-		v = trim(eq + 1);
-		k = trim(k);
+		v = ps_trim(eq + 1);
+		k = ps_trim(k);
 		r = ps_zone_layout_set(l, k, v, where, err);
 		if (r) {
 			fclose(f);

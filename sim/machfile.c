@@ -17,6 +17,7 @@
 #include "../trace/kver.h"
 #include "../trace/sysroot.h"
 #include "machfile.h"
+#include "strtrim.h"
 #include "watermark.h"
 
 #define PFN_16M (1ull << 12)	/* end of ZONE_DMA (MAX_DMA_PFN) */
@@ -98,18 +99,6 @@ static int ent_err(struct ctx *c, const struct ent *e, const char *fmt, ...)
 	return ps_err(c->err, "%s:%d: %s: %s", c->name, e->line, e->key, msg);
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
 /* Splits @text (modified) into entries; syntax errors and duplicate keys. */
 static int split_lines(struct ctx *c, char *text)
 {
@@ -127,15 +116,15 @@ static int split_lines(struct ctx *c, char *text)
 		hash = strchr(l, '#');
 		if (hash)
 			*hash = 0;
-		l = trim(l);
+		l = ps_trim(l);
 		if (!*l)
 			continue;
 		eq = strchr(l, '=');
 		if (!eq)
 			return ps_err(c->err, "%s:%d: expected 'key = value', got '%.60s'", c->name, n, l);
 		*eq = 0;
-		k = trim(l);
-		v = trim(eq + 1);
+		k = ps_trim(l);
+		v = ps_trim(eq + 1);
 		if (!*k)
 			return ps_err(c->err, "%s:%d: expected 'key = value': the key is missing", c->name, n);
 		if (!*v)

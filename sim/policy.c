@@ -8,6 +8,7 @@
 
 #include "../trace/sysroot.h"
 #include "policy.h"
+#include "strtrim.h"
 
 struct key {
 	const char *name;
@@ -77,18 +78,6 @@ int ps_policy_set(struct ps_policy *p, const char *key, const char *value, const
 		      where, key);
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
 int ps_policy_set_kv(struct ps_policy *p, const char *kv, const char *where, struct ps_error *err)
 {
 	char buf[512], *eq, *k, *v;
@@ -98,8 +87,8 @@ int ps_policy_set_kv(struct ps_policy *p, const char *kv, const char *where, str
 	if (!eq)
 		return ps_err(err, "%s: expected 'key = value', got '%s'", where, kv);
 	*eq = 0;
-	k = trim(buf);
-	v = trim(eq + 1);
+	k = ps_trim(buf);
+	v = ps_trim(eq + 1);
 	if (!*k || !*v)
 		return ps_err(err, "%s: expected 'key = value', got '%s'", where, kv);
 	return ps_policy_set(p, k, v, where, 0, err);
@@ -120,7 +109,7 @@ int ps_policy_load(struct ps_policy *p, const char *path, struct ps_error *err)
 		if (nl)
 			*nl = 0;
 		n++;
-		l = trim(line);
+		l = ps_trim(line);
 		line = nl ? nl + 1 : NULL;
 		if (!*l || *l == '#')
 			continue;
@@ -131,8 +120,8 @@ int ps_policy_load(struct ps_policy *p, const char *path, struct ps_error *err)
 			break;
 		}
 		*eq = 0;
-		k = trim(l);
-		v = trim(eq + 1);
+		k = ps_trim(l);
+		v = ps_trim(eq + 1);
 		if (!*k || !*v) {
 			ret = ps_err(err, "%s: expected 'key = value'", where);
 			break;

@@ -69,7 +69,7 @@ struct ps_replay {
 	uint64_t invisible_replayed;		/* simulate: bulk allocations replayed (simulate_invisible) */
 	uint64_t untraced_buddy_allocs, pcp_resyncs, isolated_pages;
 	uint64_t sim_alloc_failed, sim_skipped_failed, sim_wmark_ignored;
-	uint64_t placed_blocks, placed_pages, unplaced_blocks;
+	uint64_t capped_blocks, placed_blocks, placed_pages, unplaced_blocks;
 	int verbose_left;
 	int nr_cpus;
 	struct ps_pcp *pcps;		/* [zone][cpu]: lists in simulate mode, counts in follow mode */
@@ -105,6 +105,7 @@ struct ps_replay {
 		int done;		/* this run of balance_pgdat has ended */
 		unsigned long zboost[PS_ZONE_NR];	/* each zone's boost when the run started */
 		int napping;		/* balanced, in the HZ/10 short sleep */
+		uint64_t last_recorded_ns;	/* the trace's last free by the node's kswapd (pass 1) */
 		int failures;		/* kswapd_failures: runs in a row without progress */
 		int req_zoneidx;	/* highest class zone of wakes since the last run, -1 none */
 		int zoneidx;		/* the class zone the node is balanced for */
@@ -702,6 +703,11 @@ static long reclaim_rate(const struct ps_replay *r)
 
 /* ---- pass 1 ---- */
 
+static int is_kswapd(const char *comm)
+{
+	return comm && !strncmp(comm, "kswapd", 6);
+}
+
 static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	struct ps_zone *z;
@@ -740,6 +746,8 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	zi = z->index;
 	if ((ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE) && order < PS_NR_ORDERS)
 		r->net_pages[zi] += ev->type == PS_EV_FREE ? (int64_t)1 << order : -((int64_t)1 << order);
+	if (ev->type == PS_EV_FREE && is_kswapd(ev->comm))
+		r->kswapd[z->node].last_recorded_ns = ev->ts_ns;
 	if (ev->type == PS_EV_EXTFRAG) {
 		uint32_t pbs = 1u << (ev->fallback_order > z->pageblock_order ? ev->fallback_order - z->pageblock_order : 0);
 
@@ -869,12 +877,24 @@ static uint64_t place_blocks(struct ps_replay *r, int zi, int order, int mt, uin
 	return placed;
 }
 
+/* The pages a machine's zone @d held free at its snapshot: buddy and per-CPU lists. */
+static int64_t snapshot_free(const struct ps_machine *m, const struct ps_zone_desc *d)
+{
+	int64_t n = (int64_t)d->free_pages;
+
+	for (int s = 0; s < m->nr_pcp_seed; s++)
+		if (m->pcp_seed[s].node == d->node && m->pcp_seed[s].type == d->type)
+			n += m->pcp_seed[s].count;
+	return n;
+}
+
 static void build_zone(struct ps_replay *r, int zi)
 {
 	struct ps_zone *z = &r->zones[zi];
 	const struct ps_zone_desc *d = &r->m->zones[zi];
 	uint8_t *t = r->touch[zi];
 	int simulate = r->o.mode == PS_REPLAY_SIMULATE;
+	int64_t budget;
 
 	assign_pageblocks(r, zi);
 	/* every page allocated at first, typed like its block */
@@ -902,7 +922,19 @@ static void build_zone(struct ps_replay *r, int zi)
 			ps_zone_pcp_add(z, 1);
 		}
 	}
-	/* the snapshot's free blocks the trace does not account for */
+	/*
+	 * The snapshot's free blocks the trace does not account for, largest
+	 * first, up to the zone's free pages in the snapshot (buddy and
+	 * per-CPU lists): the pages the trace shows free at the start were
+	 * mostly parts of the snapshot's larger blocks, which its requests
+	 * take page by page, so placing every block besides them would start
+	 * the zone with more free memory than the kernel had (numa2-frag's
+	 * node 1 by 1,800 pages).  What does not fit is counted
+	 * (replay_initial_capped_blocks).
+	 */
+	budget = snapshot_free(r->m, d) - (int64_t)z->nr_free_pages - (int64_t)z->nr_pcp_pages;
+	if (!d->free_pages)
+		budget = INT64_MAX;	/* no free count in the snapshot: its blocks alone */
 	for (int o = PS_NR_ORDERS - 1; o >= 0; o--) {
 		for (int mt = 0; mt < PS_MT_TYPES; mt++) {
 			uint64_t want, have = z->free_area[o].nr_free_mt[mt], got;
@@ -915,7 +947,16 @@ static void build_zone(struct ps_replay *r, int zi)
 				continue;
 			if (want <= have)
 				continue;
+			if (budget < (int64_t)((want - have) << o)) {
+				uint64_t fit = budget > 0 ? (uint64_t)budget >> o : 0;
+
+				r->capped_blocks += want - have - fit;
+				want = have + fit;
+				if (!fit)
+					continue;
+			}
 			got = place_blocks(r, zi, o, mt, want - have);
+			budget -= (int64_t)(got << o);
 			r->placed_blocks += got;
 			r->placed_pages += got << o;
 			r->unplaced_blocks += want - have - got;
@@ -1015,17 +1056,6 @@ static void build_cross(struct ps_replay *r)
 		z->fallbacks = z->fallbacks_fragmenting = z->claims = z->boosts = 0;
 		z->watermark_boost = 0;
 	}
-}
-
-/* The pages a machine's zone @d held free at its snapshot: buddy and per-CPU lists. */
-static int64_t snapshot_free(const struct ps_machine *m, const struct ps_zone_desc *d)
-{
-	int64_t n = (int64_t)d->free_pages;
-
-	for (int s = 0; s < m->nr_pcp_seed; s++)
-		if (m->pcp_seed[s].node == d->node && m->pcp_seed[s].type == d->type)
-			n += m->pcp_seed[s].count;
-	return n;
 }
 
 /*
@@ -1940,9 +1970,19 @@ static void defer_kswapd_free(struct ps_replay *r, struct ps_zone *z, uint32_t i
 	r->kswapd_frees_deferred++;
 }
 
-static int is_kswapd(const char *comm)
+/*
+ * kswapd.takeover: the model's kswapd has taken over all the recorded
+ * kswapd freed on node @n so far, but the trace shows it freeing there again
+ * later: the recorded kswapd was still at work, so the model's waits for its
+ * next free instead of giving up, unless the node is balanced and no boost
+ * is left, when balance_pgdat stops anyway.
+ */
+static int kswapd_waits(struct ps_replay *r, int n)
 {
-	return comm && !strncmp(comm, "kswapd", 6);
+	typeof(r->kswapd[0]) *k = &r->kswapd[n];
+
+	return r->kswapd_takeover && r->trace_has_comm && k->handed && k->last_run < k->last_recorded_ns &&
+	       !(k->boost_left <= 0 && node_balanced(r, n, k->zoneidx));
 }
 
 /*
@@ -1952,7 +1992,8 @@ static int is_kswapd(const char *comm)
  * between passes stops once the boost it was woken with is reclaimed and the
  * node is balanced, or at once when there is nothing left to reclaim (a
  * failure if the run reclaimed nothing; MAX_RECLAIM_RETRIES of them in a row
- * and the node is no longer woken).
+ * and the node is no longer woken) and the recorded kswapd has nothing more
+ * to hand over (kswapd_waits).
  * Then the boosts it started with go and kswapd takes the HZ/10 short sleep of
  * kswapd_try_to_sleep: a wake during it starts a new run at once
  * (kswapd_low_wmark_hit_quickly), and at its end kswapd runs again if the
@@ -2008,6 +2049,10 @@ static void run_kswapd(struct ps_replay *r, uint64_t now)
 			if (got > 0) {
 				k->reclaimed += got;
 				k->failures = 0;
+			}
+			if (got < 0 && kswapd_waits(r, n)) {
+				k->budget_milli = 0;
+				break;
 			}
 			if (got < 0) {
 				/* no progress: balance_pgdat gives up; the boosts go all the same */
@@ -2743,6 +2788,7 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 	SET("replay_initial_placed_blocks", r->placed_blocks);
 	SET("replay_initial_placed_pages", r->placed_pages);
 	SET("replay_initial_unplaced_blocks", r->unplaced_blocks);
+	SET("replay_initial_capped_blocks", r->capped_blocks);
 	for (int zi = 0; zi < r->nr_zones; zi++) {
 		const struct ps_zone *z = &r->zones[zi];
 

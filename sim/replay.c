@@ -746,6 +746,7 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	zi = z->index;
 	if ((ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE) && order < PS_NR_ORDERS)
 		r->net_pages[zi] += ev->type == PS_EV_FREE ? (int64_t)1 << order : -((int64_t)1 << order);
+	r->trace_has_comm |= ev->comm != NULL;	/* simulate mode reads task names in pass 1 too */
 	if (ev->type == PS_EV_FREE && is_kswapd(ev->comm))
 		r->kswapd[z->node].last_recorded_ns = ev->ts_ns;
 	if (ev->type == PS_EV_EXTFRAG) {
@@ -1928,6 +1929,14 @@ static int reclaim_one(struct ps_replay *r, int node, int cpu, uint64_t now)
 	 * takeover off.
 	 */
 	if (r->kswapd_takeover && r->trace_has_comm && k->handed)
+		return -1;
+	/*
+	 * Node reclaim when the recorded kernel ran it too: its reclaim is in
+	 * the trace already, as the allocating tasks' own frees, replayed as
+	 * they come; taking the oldest page cache besides would reclaim twice.
+	 */
+	if (cpu >= 0 && r->kswapd_takeover && r->trace_has_comm && r->o.recorded.zone_reclaim_mode != PS_UNSET &&
+	    (r->o.recorded.zone_reclaim_mode & 1))
 		return -1;
 	while (k->count) {
 		uint32_t tg = k->ring[k->head], g, idx, h;

@@ -278,7 +278,7 @@ int cmd_replay(int argc, char **argv)
 	ps_kv_init(&kv);
 
 	/* pass 1: the state at the start of the trace */
-	if (ro.mode == PS_REPLAY_SIMULATE)
+	if (ro.mode == PS_REPLAY_SIMULATE && !machine)
 		io.reader_flags |= PS_RD_COMM;	/* kswapd.takeover: when the recorded kswapd last freed */
 	if (ps_input_open(&in, &io) < 0)
 		return PS_EXIT_FAIL;

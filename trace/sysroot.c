@@ -108,9 +108,15 @@ static const char *next_line(const char *p, char *buf, size_t len)
  */
 #define ZONEINFO_MAX_PAGES (1l << 48)
 
+/* @v is a page count zoneinfo may print (an unsigned one above LLONG_MAX reads negative) */
+static int page_count_ok(long long v)
+{
+	return v >= 0 && v <= ZONEINFO_MAX_PAGES;
+}
+
 static int add_page_count(long *acc, long v)
 {
-	if (v < 0 || v > ZONEINFO_MAX_PAGES - *acc)
+	if (!page_count_ok(v) || !page_count_ok(*acc + v))
 		return -1;
 	*acc += v;
 	return 0;
@@ -194,7 +200,7 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 		if (strstr(buf, "per-node stats")) {
 			in_node_stats = 1;	/* 4.8+: the node's LRU counters, printed in its first zone */
 		} else if (sscanf(buf, " pages free %llu", &v) == 1) {
-			if (v > ZONEINFO_MAX_PAGES)
+			if (!page_count_ok((long long)v))
 				return bad_page_count(err, name, line, buf);
 			cur.free_pages = v;
 			in_node_stats = 0;
@@ -210,31 +216,31 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 			if (add_page_count(&cur.nr_mapped, lv))
 				return bad_page_count(err, name, line, buf);
 		} else if (sscanf(buf, " min %ld", &lv) == 1 && !in_pagesets) {
-			if (lv < 0 || lv > ZONEINFO_MAX_PAGES)
+			if (!page_count_ok(lv))
 				return bad_page_count(err, name, line, buf);
 			cur.wmark_min = lv;
 		} else if (sscanf(buf, " low %ld", &lv) == 1 && !in_pagesets) {
-			if (lv < 0 || lv > ZONEINFO_MAX_PAGES)
+			if (!page_count_ok(lv))
 				return bad_page_count(err, name, line, buf);
 			cur.wmark_low = lv;
 		} else if (sscanf(buf, " high %ld", &lv) == 1 && !in_pagesets) {
-			if (lv < 0 || lv > ZONEINFO_MAX_PAGES)
+			if (!page_count_ok(lv))
 				return bad_page_count(err, name, line, buf);
 			cur.wmark_high = lv;
 		} else if (sscanf(buf, " boost %ld", &lv) == 1) {
-			if (lv < 0 || lv > ZONEINFO_MAX_PAGES)
+			if (!page_count_ok(lv))
 				return bad_page_count(err, name, line, buf);
 			cur.wmark_boost = lv;
 		} else if (sscanf(buf, " spanned %llu", &v) == 1) {
-			if (v > ZONEINFO_MAX_PAGES)
+			if (!page_count_ok((long long)v))
 				return bad_page_count(err, name, line, buf);
 			cur.spanned = v;
 		} else if (sscanf(buf, " present %llu", &v) == 1) {
-			if (v > ZONEINFO_MAX_PAGES)
+			if (!page_count_ok((long long)v))
 				return bad_page_count(err, name, line, buf);
 			cur.present = v;
 		} else if (sscanf(buf, " managed %llu", &v) == 1) {
-			if (v > ZONEINFO_MAX_PAGES)
+			if (!page_count_ok((long long)v))
 				return bad_page_count(err, name, line, buf);
 			cur.managed = v;
 		} else if (strstr(buf, "protection: (")) {
@@ -245,7 +251,7 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 				char *end;
 				long x = strtol(q, &end, 10);
 
-				if (end == q || x < 0 || x > ZONEINFO_MAX_PAGES)
+				if (end == q || !page_count_ok(x))
 					return ps_err(err, "%s:%d: bad protection list (0 to 2^48 pages each): '%s'", name, line, buf);
 				cur.protection[cur.nr_protection++] = x;
 				q = end;
@@ -288,7 +294,7 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 				return bad_pcp(err, name, line, buf);
 			cur.pcp_batch = (int)lv;
 		} else if (sscanf(buf, " start_pfn: %llu", &v) == 1) {
-			if (v > ZONEINFO_MAX_PAGES)
+			if (!page_count_ok((long long)v))
 				return ps_err(err, "%s:%d: start_pfn out of range (at most 2^48): '%s'", name, line, buf);
 			cur.start_pfn = v;
 			have_start = 1;

@@ -278,8 +278,8 @@ int cmd_replay(int argc, char **argv)
 	ps_kv_init(&kv);
 
 	/* pass 1: the state at the start of the trace */
-	if (ro.mode == PS_REPLAY_SIMULATE && !machine)
-		io.reader_flags |= PS_RD_COMM;	/* kswapd.takeover: when the recorded kswapd last freed */
+	if (ro.mode == PS_REPLAY_SIMULATE)
+		io.reader_flags |= PS_RD_COMM;	/* kswapd.takeover: when the recorded kswapd last freed; kcompactd's frees */
 	if (ps_input_open(&in, &io) < 0)
 		return PS_EXIT_FAIL;
 	ro.profile = ro.policy.profile ? ro.policy.profile : ps_profile_for_kver(ps_reader_kver(in.reader));

@@ -81,11 +81,20 @@ struct ps_replay {
 	/* memory the kernel used with no event (replay.h, opts.after) */
 	int64_t *net_pages;			/* [zone] prepass: pages the trace frees less those it allocates */
 	int64_t *untraced_target, *untraced_taken;	/* [zone] */
-	uint32_t **untraced_pages;		/* [zone]: the pages taken, last on top */
-	int64_t *untraced_held;			/* [zone]: how many of them are still taken */
+	/*
+	 * Pages held with no event, the untraced use's and compaction's
+	 * migration targets: one stack per zone, last taken on top, in a pool
+	 * sized in pass 1 (no allocation while replaying).
+	 */
+	struct hidden_page { uint32_t idx, next; } *hidden;
+	uint32_t hidden_cap, hidden_free;	/* pool size; first unused entry */
+	uint32_t *hidden_top;			/* [zone] */
+	int64_t *mig_expected;			/* [zone] prepass: kcompactd's order-0 frees */
+	uint64_t mig_total;			/* prepass: the same on any zone */
+	uint64_t mig_taken, mig_failed;
 	uint64_t untraced_returned;		/* given back for the trace's frees of hidden pages */
 	uint64_t first_ns, last_ns, untraced_next_ns;
-	int untraced_on;
+	int untraced_on, hidden_on;
 	uint64_t vm_next_ns, remote_drains, decay_drains;
 	uint64_t seed_pages, seed_used;
 	uint8_t *section;		/* follow: per CPU, the zone-lock section in progress */
@@ -524,9 +533,10 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 	r->net_pages = calloc((size_t)m->nr_zones, sizeof(*r->net_pages));
 	r->untraced_target = calloc((size_t)m->nr_zones, sizeof(*r->untraced_target));
 	r->untraced_taken = calloc((size_t)m->nr_zones, sizeof(*r->untraced_taken));
+	r->mig_expected = calloc((size_t)m->nr_zones, sizeof(*r->mig_expected));
 	r->section = calloc(r->nr_cpus, 1);
 	if (!r->pcps || !r->shadow || !r->shadow_seed || !r->section || !r->vm_expire || !r->vm_touched || !r->vm_queued ||
-	    !r->net_pages || !r->untraced_target || !r->untraced_taken)
+	    !r->net_pages || !r->untraced_target || !r->untraced_taken || !r->mig_expected)
 		goto nomem;
 	for (int i = 0; i < m->nr_zones; i++) {
 		const struct ps_zone_desc *d = &m->zones[i];
@@ -666,10 +676,9 @@ void ps_replay_destroy(struct ps_replay *r)
 	free(r->vm_touched);
 	free(r->vm_queued);
 	free(r->net_pages);
-	for (int zi = 0; r->untraced_pages && zi < r->nr_zones; zi++)
-		free(r->untraced_pages[zi]);
-	free(r->untraced_pages);
-	free(r->untraced_held);
+	free(r->hidden);
+	free(r->hidden_top);
+	free(r->mig_expected);
 	free(r->untraced_target);
 	free(r->untraced_taken);
 	free(r->section);
@@ -708,6 +717,11 @@ static int is_kswapd(const char *comm)
 	return comm && !strncmp(comm, "kswapd", 6);
 }
 
+static int is_kcompactd(const char *comm)
+{
+	return comm && !strncmp(comm, "kcompactd", 9);
+}
+
 static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	struct ps_zone *z;
@@ -719,6 +733,8 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	r->last_ns = ev->ts_ns;
 	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
 		return;
+	if (ev->type == PS_EV_FREE && order == 0 && is_kcompactd(ev->comm))
+		r->mig_total++;
 	if (r->cross) {
 		/* another machine: only which traced blocks were allocated at the start matters */
 		int ti = tzone_of(r, ev->pfn, &idx);
@@ -749,6 +765,8 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	r->trace_has_comm |= ev->comm != NULL;	/* simulate mode reads task names in pass 1 too */
 	if (ev->type == PS_EV_FREE && is_kswapd(ev->comm))
 		r->kswapd[z->node].last_recorded_ns = ev->ts_ns;
+	if (ev->type == PS_EV_FREE && order == 0 && is_kcompactd(ev->comm))
+		r->mig_expected[zi]++;
 	if (ev->type == PS_EV_EXTFRAG) {
 		uint32_t pbs = 1u << (ev->fallback_order > z->pageblock_order ? ev->fallback_order - z->pageblock_order : 0);
 
@@ -1062,17 +1080,20 @@ static void build_cross(struct ps_replay *r)
 /*
  * opts.after: per zone, the model's free pages at the start plus what the
  * trace frees less what it allocates there, less what the kernel held free
- * at the end; what is left the kernel used with no event.
+ * at the end, less compaction's migration targets (hidden_take()): what is
+ * left the kernel used with no event.
  */
-static int untraced_targets(struct ps_replay *r, char *err, int len)
+static void untraced_targets(struct ps_replay *r)
 {
 	const struct ps_machine *a = r->o.after;
 
+	r->untraced_next_ns = r->first_ns;
 	if (!a || r->o.mode != PS_REPLAY_SIMULATE || r->last_ns <= r->first_ns)
-		return 0;
+		return;
 	for (int zi = 0; zi < r->nr_zones; zi++) {
 		const struct ps_zone *z = &r->zones[zi];
-		int64_t end = (int64_t)z->nr_free_pages + (int64_t)z->nr_pcp_pages + r->net_pages[zi], kernel;
+		int64_t end = (int64_t)z->nr_free_pages + (int64_t)z->nr_pcp_pages + r->net_pages[zi] -
+			      r->mig_expected[zi], kernel;
 
 		for (int i = 0; i < a->nr_zones; i++) {
 			if (a->zones[i].node != z->node || a->zones[i].type != z->type)
@@ -1084,21 +1105,35 @@ static int untraced_targets(struct ps_replay *r, char *err, int len)
 			}
 		}
 	}
-	r->untraced_next_ns = r->first_ns;
-	if (!r->untraced_on)
-		return 0;
-	r->untraced_pages = calloc((size_t)r->nr_zones, sizeof(*r->untraced_pages));
-	r->untraced_held = calloc((size_t)r->nr_zones, sizeof(*r->untraced_held));
-	if (!r->untraced_pages || !r->untraced_held)
-		goto nomem;
+}
+
+/* The pool of hidden pages: room for every untraced page and migration target. */
+static int hidden_pool(struct ps_replay *r, char *err, int len)
+{
+	uint64_t cap = r->mig_total;
+
 	for (int zi = 0; zi < r->nr_zones; zi++)
-		if (r->untraced_target[zi] &&
-		    !(r->untraced_pages[zi] = malloc((size_t)r->untraced_target[zi] * sizeof(uint32_t))))
-			goto nomem;
+		cap += (uint64_t)r->untraced_target[zi];
+	if (!cap || r->o.mode != PS_REPLAY_SIMULATE)
+		return 0;
+	if (cap >= PS_NIL) {
+		snprintf(err, len, "too many pages held with no event (%llu)", (unsigned long long)cap);
+		return -1;
+	}
+	r->hidden = malloc(cap * sizeof(*r->hidden));
+	r->hidden_top = malloc((size_t)r->nr_zones * sizeof(*r->hidden_top));
+	if (!r->hidden || !r->hidden_top) {
+		snprintf(err, len, "out of memory for the pages held with no event");
+		return -1;
+	}
+	for (uint32_t i = 0; i < cap; i++)
+		r->hidden[i].next = i + 1 < cap ? i + 1 : PS_NIL;
+	for (int zi = 0; zi < r->nr_zones; zi++)
+		r->hidden_top[zi] = PS_NIL;
+	r->hidden_cap = (uint32_t)cap;
+	r->hidden_free = 0;
+	r->hidden_on = 1;
 	return 0;
-nomem:
-	snprintf(err, len, "out of memory for the untraced use");
-	return -1;
 }
 
 int ps_replay_start(struct ps_replay *r, char *err, int len)
@@ -1109,11 +1144,12 @@ int ps_replay_start(struct ps_replay *r, char *err, int len)
 		for (int zi = 0; zi < r->nr_zones; zi++)
 			if (ps_zone_check(&r->zones[zi], err, len) < 0)
 				return -1;
-		return 0;
+		return hidden_pool(r, err, len);
 	}
 	for (int zi = 0; zi < r->nr_zones; zi++)
 		build_zone(r, zi);
-	if (untraced_targets(r, err, len) < 0)
+	untraced_targets(r);
+	if (hidden_pool(r, err, len) < 0)
 		return -1;
 	if (r->map) {
 		/* pages allocated at the start map to themselves */
@@ -2409,6 +2445,7 @@ static void trace_pcp_put(struct ps_replay *r, const struct ps_event *ev, uint64
 }
 
 static void untraced_give_back(struct ps_replay *r, const struct ps_event *ev);
+static void migration_target(struct ps_replay *r, struct ps_zone *z);
 
 /*
  * The order-0 page @ev frees came off the trace's list of a CPU with no
@@ -2490,6 +2527,14 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 			 */
 			trace_pcp_put(r, ev, tg, PS_MT_MOVABLE);
 			untraced_give_back(r, ev);
+			if (ev->order == 0 && r->hidden_on && is_kcompactd(ev->comm)) {
+				/* a migration target migrated again */
+				uint32_t i;
+				struct ps_zone *tz = zone_of(r, ev->pfn, &i);
+
+				if (tz)
+					migration_target(r, tz);
+			}
 			r->invisible_frees++;
 			r->invisible_pages += 1u << ev->order;
 			r->cnt.events[PS_EV_FREE]++;
@@ -2505,6 +2550,8 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 			defect(r, PS_DEF_SHAPE, ev, "free of a traced block the model did not allocate whole");
 			return;
 		}
+		if (ev->order == 0 && r->hidden_on && is_kcompactd(ev->comm))
+			migration_target(r, z);
 		if (r->kswapd_takeover && is_kswapd(ev->comm) && r->kswapd[z->node].deferred) {
 			defer_kswapd_free(r, z, idx);
 			r->cnt.events[PS_EV_FREE]++;
@@ -2525,6 +2572,30 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 		f.cpu = cpu;
 		ps_counters_event(&r->cnt, &f);
 	}
+}
+
+/* Holds page @idx of zone @zi, taken with no event. */
+static void hidden_push(struct ps_replay *r, int zi, uint32_t idx)
+{
+	uint32_t e = r->hidden_free;
+
+	r->hidden_free = r->hidden[e].next;	/* the pool has room for every page held */
+	r->hidden[e].idx = idx;
+	r->hidden[e].next = r->hidden_top[zi];
+	r->hidden_top[zi] = e;
+}
+
+/* The page of zone @zi held last, no longer held; PS_NIL if none is. */
+static uint32_t hidden_pop(struct ps_replay *r, int zi)
+{
+	uint32_t e = r->hidden_top[zi];
+
+	if (e == PS_NIL)
+		return PS_NIL;
+	r->hidden_top[zi] = r->hidden[e].next;
+	r->hidden[e].next = r->hidden_free;
+	r->hidden_free = e;
+	return r->hidden[e].idx;
 }
 
 /*
@@ -2551,34 +2622,58 @@ static void untraced_use(struct ps_replay *r, uint64_t now)
 				r->untraced_target[zi] = r->untraced_taken[zi];	/* the zone has nothing free */
 				break;
 			}
-			r->untraced_pages[zi][r->untraced_held[zi]++] = idx;
+			hidden_push(r, zi, idx);
 			r->untraced_taken[zi]++;
 		}
 	}
 }
 
 /*
- * The trace freed order-0 page @ev that it never showed being taken: a page
- * compaction's free scanner isolated and did not use, or the bulk allocator's
- * (replayed as its own request).  The target counted its free and not its
- * taking, so the hidden use held one page of the zone too many: the latest
- * one goes back, as this free; before any is held, one fewer is taken.
+ * kcompactd freed order-0 page @ev, a migration's source: its data went to
+ * a free page of the same zone that the free scanner isolated with no
+ * event.  The model takes that page from @z, where it holds the source,
+ * and holds it until the trace frees a page it never showed taken.
+ * Direct compaction's frees carry the allocating task's name and are not
+ * told apart.
+ */
+static void migration_target(struct ps_replay *r, struct ps_zone *z)
+{
+	uint32_t idx = r->hidden_free == PS_NIL ? PS_NIL : take_hidden(z);
+
+	if (idx == PS_NIL) {
+		r->mig_failed++;
+		return;
+	}
+	hidden_push(r, z->index, idx);
+	r->mig_taken++;
+}
+
+/*
+ * The trace freed order-0 page @ev that it never showed being taken: a
+ * migration target freed, a page compaction's free scanner isolated and
+ * did not use, or the bulk allocator's (replayed as its own request).  The
+ * model's latest page held with no event in that zone goes back, as this
+ * free; when none is held, the untraced use takes one fewer.
  */
 static void untraced_give_back(struct ps_replay *r, const struct ps_event *ev)
 {
 	uint32_t idx;
-	struct ps_zone *z = !r->untraced_on || ev->order ? NULL : zone_of(r, ev->pfn, &idx);
+	struct ps_zone *z = !r->hidden_on || ev->order ? NULL : zone_of(r, ev->pfn, &idx);
 	int zi, cpu = ev->cpu < PS_MAX_CPUS ? r->cpu_to_cpu[ev->cpu] : ev->cpu;
 
+	if (r->cross && z)	/* the traced page's zone need not be the model's */
+		for (zi = 0; zi < r->nr_zones && r->hidden_top[z->index] == PS_NIL; zi++)
+			if (r->hidden_top[zi] != PS_NIL)
+				z = &r->zones[zi];
 	if (!z)
 		return;
 	zi = z->index;
-	if (!r->untraced_held[zi]) {
+	idx = hidden_pop(r, zi);
+	if (idx == PS_NIL) {
 		if (r->untraced_target[zi] > r->untraced_taken[zi])
 			r->untraced_target[zi]--;
 		return;
 	}
-	idx = r->untraced_pages[zi][--r->untraced_held[zi]];
 	r->untraced_returned++;
 	reclaim_block(r, z->node, z, idx, 0, ev->ts_ns, cpu);	/* a plain free through the CPU's lists */
 }
@@ -2748,6 +2843,8 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 				u += (uint64_t)r->untraced_taken[zi];
 			SET("replay_untraced_use_pages", u);
 			SET("replay_untraced_use_returned_pages", r->untraced_returned);
+			SET("replay_compaction_targets_pages", r->mig_taken);
+			SET("replay_compaction_targets_failed", r->mig_failed);
 			for (int zi = 0; r->untraced_on && zi < r->nr_zones; zi++) {
 				snprintf(name, sizeof(name), "replay_untraced_use_pages.node%d.%s", r->zones[zi].node,
 					 ps_zone_names[r->zones[zi].type]);

@@ -118,6 +118,8 @@ struct ps_replay {
 		int failures;		/* kswapd_failures: runs in a row without progress */
 		int req_zoneidx;	/* highest class zone of wakes since the last run, -1 none */
 		int zoneidx;		/* the class zone the node is balanced for */
+		int req_order;		/* kswapd_order: highest order of wakes since the last run */
+		int order;		/* sc.order of this run: 0 once it reclaimed compact_gap() */
 		uint64_t nap_end;
 		uint64_t hit_quickly_low, hit_quickly_high, runs;
 		/* inactive list stand-in: traced blocks of reclaimable allocations, oldest first */
@@ -1644,20 +1646,15 @@ static int gfp_zone(uint32_t gfp)
 	return PS_ZONE_NORMAL;
 }
 
-/* zone_watermark_ok, simplified: free pages above the mark plus lowmem_reserve of the class zone */
-static int zone_ok(const struct ps_zone *z, int order, int pass, int classzone, int harder)
+/* __zone_watermark_ok, simplified: free pages above @mark plus lowmem_reserve of the class zone */
+static int wmark_ok(const struct ps_zone *z, int order, long mark, int classzone, int harder)
 {
 	long free = (long)z->nr_free_pages - (1L << order) + 1;
-	long reserve = classzone >= 0 && classzone < PS_ZONE_NR ? z->lowmem_reserve[classzone] : 0;
 
-	long mark;
-
-	if (pass == 2)
-		return 1;
+	mark += classzone >= 0 && classzone < PS_ZONE_NR ? z->lowmem_reserve[classzone] : 0;
 	/* 4.4+: the high-atomic reserves (whole blocks) are unusable but to ALLOC_HARDER */
 	if (!z->prof->old_mt && !harder)
 		free -= z->nr_reserved_highatomic;
-	mark = (pass == 0 ? z->wmark_low + z->watermark_boost : z->wmark_min) + reserve;
 	if (free <= mark)
 		return 0;
 	if (!order)
@@ -1680,19 +1677,35 @@ static int zone_ok(const struct ps_zone *z, int order, int pass, int classzone, 
 	return 0;
 }
 
-/* Tries the zonelist of @node for zone types <= @high; returns the zone or NULL. */
-/* pgdat_balanced: some zone of the node meets its high watermark plus boost. */
-static int node_balanced(struct ps_replay *r, int node, int classzone)
+/* zone_watermark_ok in the zone walk: WMARK_LOW plus boost (pass 0), WMARK_MIN (1), none (2) */
+static int zone_ok(const struct ps_zone *z, int order, int pass, int classzone, int harder)
 {
+	if (pass == 2)
+		return 1;
+	return wmark_ok(z, order, pass == 0 ? z->wmark_low + (long)z->watermark_boost : z->wmark_min, classzone, harder);
+}
+
+/* Tries the zonelist of @node for zone types <= @high; returns the zone or NULL. */
+/*
+ * pgdat_balanced: some zone of the node up to the class zone passes
+ * zone_watermark_ok_safe at WMARK_HIGH plus boost, at @order (a free block
+ * of that order on a list, 4.4+); a node with no such zone needs no
+ * balancing.
+ */
+static int node_balanced(struct ps_replay *r, int node, int classzone, int order)
+{
+	int eligible = 0;
+
 	for (int zi = 0; zi < r->nr_zones; zi++) {
 		const struct ps_zone *z = &r->zones[zi];
 
-		/* zone_watermark_ok_safe at WMARK_HIGH for the zones up to the class zone */
-		if (z->node == node && z->managed && z->type <= classzone &&
-		    (long)z->nr_free_pages > z->wmark_high + z->watermark_boost + z->lowmem_reserve[classzone])
+		if (z->node != node || !z->managed || z->type > classzone)
+			continue;
+		eligible = 1;
+		if (wmark_ok(z, order, z->wmark_high + (long)z->watermark_boost, classzone, 0))
 			return 1;
 	}
-	return 0;
+	return !eligible;
 }
 
 /* The node's boosts summed; non-zero: pgdat_watermark_boosted (5.0+). */
@@ -1727,6 +1740,8 @@ static void kswapd_run_start(struct ps_replay *r, int node, uint64_t now)
 	if (k->req_zoneidx >= 0)
 		k->zoneidx = k->req_zoneidx;
 	k->req_zoneidx = -1;
+	k->order = k->req_order;
+	k->req_order = 0;
 	k->woken_at = now;
 	k->last_run = now;
 	k->budget_milli = 0;
@@ -1754,18 +1769,20 @@ static void kswapd_run_start(struct ps_replay *r, int node, uint64_t now)
  * during kswapd's short sleep starts it again at once (the kernel's
  * kswapd_low_wmark_hit_quickly).
  */
-static void wake_kswapd(struct ps_replay *r, int node, int classzone, uint64_t now)
+static void wake_kswapd(struct ps_replay *r, int node, int classzone, int order, uint64_t now)
 {
 	typeof(r->kswapd[0]) *k;
 
 	if (node < 0 || node >= PS_MAX_NODES)
 		return;
 	k = &r->kswapd[node];
-	/* kswapd_highest_zoneidx: the highest class zone asked for since kswapd last looked */
+	/* kswapd_highest_zoneidx and kswapd_order: the highest asked for since kswapd last looked */
 	if (k->req_zoneidx < classzone)
 		k->req_zoneidx = classzone;
+	if (k->req_order < order)
+		k->req_order = order;
 	if ((k->awake && !k->napping) || k->failures >= PS_MAX_RECLAIM_RETRIES ||
-	    (node_balanced(r, node, classzone) && !node_boost(r, node)))
+	    (node_balanced(r, node, classzone, order) && !node_boost(r, node)))
 		return;
 	if (k->napping) {
 		k->hit_quickly_low++;
@@ -1823,6 +1840,9 @@ static int kswapd_next_pass(struct ps_replay *r, int node)
 			return 0;
 		}
 		k->boost_left -= k->boost_left < k->pass_got ? k->boost_left : k->pass_got;
+		/* kswapd_shrink_node: once compact_gap() is reclaimed, balance at order 0 */
+		if (k->order && k->run_got >= (2L << k->order))
+			k->order = 0;
 		if (k->raise || !k->pass_got)
 			k->priority--;
 		if (k->priority < 1) {
@@ -1830,7 +1850,7 @@ static int kswapd_next_pass(struct ps_replay *r, int node)
 			return 0;
 		}
 	}
-	balanced = node_balanced(r, node, k->zoneidx);
+	balanced = node_balanced(r, node, k->zoneidx, k->order);
 	if (!balanced && k->boost_left > 0) {
 		/* imbalanced: boosting is ignored, reclaim restarts for the watermarks */
 		k->boost_left = 0;
@@ -2027,7 +2047,7 @@ static int kswapd_waits(struct ps_replay *r, int n)
 	typeof(r->kswapd[0]) *k = &r->kswapd[n];
 
 	return r->kswapd_takeover && r->trace_has_comm && k->handed && k->last_run < k->last_recorded_ns &&
-	       !(k->boost_left <= 0 && node_balanced(r, n, k->zoneidx));
+	       !(k->boost_left <= 0 && node_balanced(r, n, k->zoneidx, k->order));
 }
 
 /*
@@ -2067,7 +2087,7 @@ static void run_kswapd(struct ps_replay *r, uint64_t now)
 			/* kswapd_try_to_sleep after HZ/10: sleep for good only if still balanced */
 			if (k->req_zoneidx >= 0)
 				k->zoneidx = k->req_zoneidx;
-			if (node_balanced(r, n, k->zoneidx) && !node_boost(r, n)) {
+			if (node_balanced(r, n, k->zoneidx, k->order) && !node_boost(r, n)) {
 				k->awake = 0;
 				k->napping = 0;
 				r->nr_awake--;
@@ -2291,9 +2311,9 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 
 	for (int pass = 0; pass < 3; pass++) {
 		if (pass == 1) {
-			/* the slow path wakes kswapd on every node of the zonelist */
-			for (int ni = 0; ni < nr; ni++)
-				wake_kswapd(r, thisnode ? node : r->node_order[node][ni], high, r->now_ns);
+			/* the slow path wakes kswapd on every node of the zonelist (ALLOC_KSWAPD) */
+			for (int ni = 0; ni < nr && (gfp & PS_GFP_KSWAPD_RECLAIM); ni++)
+				wake_kswapd(r, thisnode ? node : r->node_order[node][ni], high, order, r->now_ns);
 		}
 		if (pass == 2 && !r->o.profile->old_mt) {
 			/* before the last resort, the reserves go back */
@@ -2339,7 +2359,7 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
 					*idx = take(r, z, cpu, order, mt, highatomic_request(r, gfp, order, pass));
 					z->nofragment = 0;
 					if (z->boosts != boosts)	/* ZONE_BOOSTED_WATERMARK */
-						wake_kswapd(r, z->node, z->type, r->now_ns);
+						wake_kswapd(r, z->node, z->type, 0, r->now_ns);
 					if (*idx != PS_NIL) {
 						if (pass == 2)
 							r->sim_wmark_ignored++;

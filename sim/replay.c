@@ -1082,7 +1082,7 @@ static void build_cross(struct ps_replay *r)
 /*
  * opts.after: per zone, the model's free pages at the start plus what the
  * trace frees less what it allocates there, less what the kernel held free
- * at the end, less compaction's migration targets (hidden_take()): what is
+ * at the end, less kcompactd's migrations (migration_target()): what is
  * left the kernel used with no event.
  */
 static void untraced_targets(struct ps_replay *r)
@@ -1685,7 +1685,6 @@ static int zone_ok(const struct ps_zone *z, int order, int pass, int classzone, 
 	return wmark_ok(z, order, pass == 0 ? z->wmark_low + (long)z->watermark_boost : z->wmark_min, classzone, harder);
 }
 
-/* Tries the zonelist of @node for zone types <= @high; returns the zone or NULL. */
 /*
  * pgdat_balanced: some zone of the node up to the class zone passes
  * zone_watermark_ok_safe at WMARK_HIGH plus boost, at @order (a free block
@@ -2300,6 +2299,7 @@ static uint32_t take(struct ps_replay *r, struct ps_zone *z, int cpu, int order,
 	}
 }
 
+/* Tries the zonelist of @node for zone types <= @high; returns the zone or NULL. */
 static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode, int high, int order, int mt,
 			    uint32_t gfp, uint32_t *idx)
 {

@@ -8,7 +8,8 @@ defects, reconciliation with the kernel), sim-numa (simulate mode per-node numas
 the kernel), extfrag (simulate-mode extfrag vs the trace, per profile), wsf (a policy
 change predicted from one run vs the kernel's change between two runs), pcp (follow-mode
 pcp refills/drains vs the trace's sections), sensitivity (simulate-mode numa_miss across the
-measured range of kswapd's reclaim speed; not in the default set).  Every number comes from
+measured range of kswapd's reclaim speed; not in the default set), endfree (each zone's free
+pages at the end, follow and simulate mode against the kernel's after/ zoneinfo).  Every number comes from
 running pagesim.
 """
 import argparse, os, subprocess, sys
@@ -60,7 +61,19 @@ shared = sorted(t for t in os.listdir(a.shared) if os.path.exists(os.path.join(a
 own = sorted(t for t in os.listdir(a.testdata) if os.path.exists(os.path.join(a.testdata, t, "trace.dat")))
 def tpath(t):
     return os.path.join(a.shared, t) if t in shared else os.path.join(a.testdata, t)
-sections = a.section or ["stat", "follow", "pcp", "sim-numa", "extfrag", "wsf"]
+sections = a.section or ["stat", "follow", "pcp", "sim-numa", "extfrag", "wsf", "endfree"]
+
+def zoneinfo_free(path):
+    """{"node0.Normal": pages free} of a /proc/zoneinfo, populated zones only."""
+    d, zone = {}, None
+    for line in open(path):
+        p = line.split()
+        if line.startswith("Node"):
+            zone = f"node{p[1].rstrip(',')}.{p[3]}"
+        elif zone and len(p) == 3 and p[0] == "pages" and p[1] == "free":
+            if int(p[2]) or zone.endswith(("DMA", "DMA32", "Normal")):
+                d[zone] = int(p[2])
+    return d
 
 if "stat" in sections:
     rows = ["numa_hit", "numa_miss", "numa_foreign", "numa_local", "numa_other", "pgalloc_dma", "pgalloc_dma32", "pgalloc_normal", "pgfree"]
@@ -172,4 +185,21 @@ if "sensitivity" in sections:
                         os.path.join(tpath(t), "trace.dat")))["numa_miss"] for x in rates]
             cells = [f"{v} ({pct(v, k)})" for v in m]
             print(f"| {t} | {label} | {k} | " + " | ".join(cells) + f" | {100.0 * (max(m) - min(m)) / k:.1f}% |")
+    print()
+
+if "endfree" in sections:
+    print("| run | zone | kernel | follow | diff | simulate | diff | --untraced-use | diff |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for t in [t for t in shared if t.startswith("numa")]:
+        d = os.path.join(tpath(t), "trace.dat")
+        k = zoneinfo_free(os.path.join(tpath(t), "after/proc/zoneinfo"))
+        outs = [kv(run("replay", "-q", "--mode", "follow", d)), kv(run("replay", "-q", "--mode", "simulate", d)),
+                kv(run("replay", "-q", "--mode", "simulate", "--untraced-use", d))]
+        for z in sorted(k):
+            cells = []
+            for o in outs:
+                m = o.get("model_nr_free_pages." + z)
+                cells += ["-", "-"] if m is None else [str(m), f"{m - k[z]:+d}"]
+            if any(c != "-" for c in cells):
+                print(f"| {t} | {z} | {k[z]} | " + " | ".join(cells) + " |")
     print()

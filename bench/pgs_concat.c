@@ -8,7 +8,9 @@
  * checks it).
  *
  * Writes a pagesim file (-o) carrying the sysroot's before/ files (and the
- * source's format/ directory when there is one), and optionally the same
+ * source's format/ directory when there is one) and the source's task names
+ * (so that simulate mode's kswapd takeover and compaction targets run as on
+ * the source), and optionally the same
  * events as ftrace text (-t FILE, '-' for stdout, meant for a pipe into
  * zstd) in the layout of the kernel's trace file.
  *
@@ -28,8 +30,11 @@
 #include <unistd.h>
 
 #include "../trace/gfp.h"
+#include "../trace/kver.h"
 #include "../trace/pgs.h"
 #include "../trace/reader.h"
+
+#define PID_LIMIT (1 << 22)	/* the kernel's PID_MAX_LIMIT on 64-bit */
 
 static int is_dir(const char *p)
 {
@@ -46,7 +51,7 @@ static void put_text(FILE *f, const struct ps_event *e, int pageblock_order)
 
 	/* page= as a struct page address: a zero one would read as a failed allocation */
 	fprintf(f, "%16s-%-7d [%03u] .....%6" PRIu64 ".%06" PRIu64 ": %s: page=%016" PRIx64 " pfn=0x%" PRIx64,
-		"bench", e->pid, e->cpu, us / 1000000, us % 1000000, ps_event_names[e->type],
+		e->comm ? e->comm : "bench", e->pid, e->cpu, us / 1000000, us % 1000000, ps_event_names[e->type],
 		(uint64_t)0xffffea0000000000ull + e->pfn * 64, e->pfn);
 	switch (e->type) {
 	case PS_EV_ALLOC:
@@ -105,6 +110,8 @@ int main(int argc, char **argv)
 	long copies = 0, want = 0;
 	struct ps_error err = { { 0 } };
 	struct ps_pgs_meta meta = { 0 };
+	struct ps_reader_opts ropts = { .flags = PS_RD_COMM, .kver = PS_KVER_UNKNOWN };
+	char **comm_of = calloc(PID_LIMIT, sizeof(*comm_of));	/* task names, by pid */
 	struct ps_pgs_writer *w;
 	struct ps_reader *r;
 	struct ps_event *ev = NULL, e;
@@ -128,7 +135,7 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc - 1 || !out)
 		goto usage;
-	r = ps_reader_open(argv[optind], NULL, &err);
+	r = ps_reader_open(argv[optind], &ropts, &err);
 	if (!r) {
 		fprintf(stderr, "pgs_concat: %s\n", err.msg);
 		return 1;
@@ -142,6 +149,9 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
+		/* the name dies with the next event: kept by pid for the file's pid table */
+		if (e.comm && e.pid >= 0 && e.pid < PID_LIMIT && comm_of && !comm_of[e.pid])
+			comm_of[e.pid] = strdup(e.comm);
 		e.comm = NULL;
 		ev[n++] = e;
 		lo = e.ts_ns < lo ? e.ts_ns : lo;
@@ -177,6 +187,9 @@ int main(int argc, char **argv)
 	w = ps_pgs_writer_open(of, out, &meta, &err);
 	if (!w)
 		goto fail;
+	for (int32_t pid = 0; comm_of && pid < PID_LIMIT; pid++)
+		if (comm_of[pid])
+			ps_pgs_note_comm(w, pid, comm_of[pid]);
 	{
 		char p[4200];
 
@@ -218,6 +231,7 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < n; i++) {
 			e = ev[i];
 			e.ts_ns += k * span;
+			e.comm = e.pid >= 0 && e.pid < PID_LIMIT && comm_of ? comm_of[e.pid] : NULL;
 			if (ps_pgs_write_event(w, &e, &err) < 0)
 				goto fail;
 			if (tf)

@@ -2467,6 +2467,7 @@ static void trace_pcp_put(struct ps_replay *r, const struct ps_event *ev, uint64
 
 static void untraced_give_back(struct ps_replay *r, const struct ps_event *ev);
 static void migration_target(struct ps_replay *r, struct ps_zone *z);
+static struct ps_zone *hidden_zone(struct ps_replay *r, uint64_t pfn, int held);
 
 /*
  * The order-0 page @ev frees came off the trace's list of a CPU with no
@@ -2550,8 +2551,7 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 			untraced_give_back(r, ev);
 			if (ev->order == 0 && r->hidden_on && is_kcompactd(ev->comm)) {
 				/* a migration target migrated again */
-				uint32_t i;
-				struct ps_zone *tz = zone_of(r, ev->pfn, &i);
+				struct ps_zone *tz = hidden_zone(r, ev->pfn, 0);
 
 				if (tz)
 					migration_target(r, tz);
@@ -2593,6 +2593,32 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 		f.cpu = cpu;
 		ps_counters_event(&r->cnt, &f);
 	}
+}
+
+/*
+ * The model zone that stands for traced page @pfn's zone among the pages held
+ * with no event: its own zone on the recorded machine; on another machine
+ * (--machine) a zone of the node the traced node maps to, the highest one
+ * holding pages when @held (else any zone holding pages), the highest one
+ * otherwise.
+ */
+static struct ps_zone *hidden_zone(struct ps_replay *r, uint64_t pfn, int held)
+{
+	uint32_t idx;
+	int ti, node;
+
+	if (!r->cross)
+		return zone_of(r, pfn, &idx);
+	ti = tzone_of(r, pfn, &idx);
+	node = ti < 0 ? -1 : r->node_to_node[r->tz[ti].node];
+	for (int zi = r->nr_zones - 1; zi >= 0; zi--)
+		if (r->zones[zi].node == node && r->zones[zi].managed &&
+		    (!held || r->hidden_top[zi] != PS_NIL))
+			return &r->zones[zi];
+	for (int zi = r->nr_zones - 1; held && zi >= 0; zi--)
+		if (r->hidden_top[zi] != PS_NIL)
+			return &r->zones[zi];
+	return NULL;
 }
 
 /* Holds page @idx of zone @zi, taken with no event. */
@@ -2679,13 +2705,9 @@ static void migration_target(struct ps_replay *r, struct ps_zone *z)
 static void untraced_give_back(struct ps_replay *r, const struct ps_event *ev)
 {
 	uint32_t idx;
-	struct ps_zone *z = !r->hidden_on || ev->order ? NULL : zone_of(r, ev->pfn, &idx);
+	struct ps_zone *z = !r->hidden_on || ev->order ? NULL : hidden_zone(r, ev->pfn, 1);
 	int zi, cpu = ev->cpu < PS_MAX_CPUS ? r->cpu_to_cpu[ev->cpu] : ev->cpu;
 
-	if (r->cross && z)	/* the traced page's zone need not be the model's */
-		for (zi = 0; zi < r->nr_zones && r->hidden_top[z->index] == PS_NIL; zi++)
-			if (r->hidden_top[zi] != PS_NIL)
-				z = &r->zones[zi];
 	if (!z)
 		return;
 	zi = z->index;

@@ -168,7 +168,7 @@ measure "replay simulate, $((EVENTS / 1000000)) M, one thread" "$n_big" \
 t_sim1=$last_best c_sim1=$last_cpu
 
 {
-	echo "Source: $SRC ($n_real events); large traces: bench/pgs_concat -c (copies shifted in time, pfns kept,"
+	echo "Source: $SRC ($n_real events); large traces: bench/pgs_concat -c (copies shifted in time, pfns and task names kept,"
 	echo "each copy closed); follow-mode defects of the $n_big-event trace: $defects."
 	echo "Replay machine: $sim_machine.  $REPEAT runs each; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)."
 	echo

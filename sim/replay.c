@@ -87,7 +87,7 @@ struct ps_replay {
 	 * sized in pass 1 (no allocation while replaying).
 	 */
 	struct hidden_page { uint32_t idx, next; } *hidden;
-	uint32_t hidden_cap, hidden_free;	/* pool size; first unused entry */
+	uint32_t hidden_free;			/* first unused entry of the pool */
 	uint32_t *hidden_top;			/* [zone] */
 	int64_t *mig_expected;			/* [zone] prepass: kcompactd's order-0 frees */
 	uint64_t mig_total;			/* prepass: the same on any zone */
@@ -729,15 +729,15 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	struct ps_zone *z;
 	uint32_t idx, n;
-	int cls, zi, order = ev->order;
+	int cls, zi, order = ev->order, mig;
 
 	if (!r->first_ns)
 		r->first_ns = ev->ts_ns ? ev->ts_ns : 1;
 	r->last_ns = ev->ts_ns;
 	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
 		return;
-	if (ev->type == PS_EV_FREE && order == 0 && is_kcompactd(ev->comm))
-		r->mig_total++;
+	mig = ev->type == PS_EV_FREE && order == 0 && is_kcompactd(ev->comm);
+	r->mig_total += mig;
 	if (r->cross) {
 		/* another machine: only which traced blocks were allocated at the start matters */
 		int ti = tzone_of(r, ev->pfn, &idx);
@@ -768,8 +768,7 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	r->trace_has_comm |= ev->comm != NULL;	/* simulate mode reads task names in pass 1 too */
 	if (ev->type == PS_EV_FREE && is_kswapd(ev->comm))
 		r->kswapd[z->node].last_recorded_ns = ev->ts_ns;
-	if (ev->type == PS_EV_FREE && order == 0 && is_kcompactd(ev->comm))
-		r->mig_expected[zi]++;
+	r->mig_expected[zi] += mig;
 	if (ev->type == PS_EV_EXTFRAG) {
 		uint32_t pbs = 1u << (ev->fallback_order > z->pageblock_order ? ev->fallback_order - z->pageblock_order : 0);
 
@@ -1133,7 +1132,6 @@ static int hidden_pool(struct ps_replay *r, char *err, int len)
 		r->hidden[i].next = i + 1 < cap ? i + 1 : PS_NIL;
 	for (int zi = 0; zi < r->nr_zones; zi++)
 		r->hidden_top[zi] = PS_NIL;
-	r->hidden_cap = (uint32_t)cap;
 	r->hidden_free = 0;
 	r->hidden_on = 1;
 	return 0;

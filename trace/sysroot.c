@@ -130,6 +130,11 @@ static int bad_page_count(struct ps_error *err, const char *name, int line, cons
 /* pcp high/batch: the bounds the policy's pcp.high and pcp.batch take */
 #define ZONEINFO_MAX_PCP (1l << 24)
 
+static int pcp_value_ok(long v)
+{
+	return v >= 0 && v <= ZONEINFO_MAX_PCP;
+}
+
 static int bad_pcp(struct ps_error *err, const char *name, int line, const char *buf)
 {
 	return ps_err(err, "%s:%d: pcp value out of range (0 to 2^24): '%s'", name, line, buf);
@@ -275,22 +280,22 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 		} else if (in_pagesets && sscanf(buf, " high: %ld", &lv) == 1) {
 			struct ps_pcp_seed *sd = m->nr_pcp_seed ? &m->pcp_seed[m->nr_pcp_seed - 1] : NULL;
 
-			if (lv < 0 || lv > ZONEINFO_MAX_PCP)
+			if (!pcp_value_ok(lv))
 				return bad_pcp(err, name, line, buf);
 			if (!pcp_done)
 				cur.pcp_high = (int)lv;
-			if (sd && sd->node == cur.node && sd->type == cur.type && sd->cpu == seed_cpu && lv <= INT32_MAX)
+			if (sd && sd->node == cur.node && sd->type == cur.type && sd->cpu == seed_cpu)
 				sd->high = (int32_t)lv;
 		} else if (in_pagesets && !pcp_done && sscanf(buf, " high_min: %ld", &lv) == 1) {
-			if (lv < 0 || lv > ZONEINFO_MAX_PCP)
+			if (!pcp_value_ok(lv))
 				return bad_pcp(err, name, line, buf);
 			cur.pcp_high_min = (int)lv;
 		} else if (in_pagesets && !pcp_done && sscanf(buf, " high_max: %ld", &lv) == 1) {
-			if (lv < 0 || lv > ZONEINFO_MAX_PCP)
+			if (!pcp_value_ok(lv))
 				return bad_pcp(err, name, line, buf);
 			cur.pcp_high_max = (int)lv;
 		} else if (in_pagesets && !pcp_done && sscanf(buf, " batch: %ld", &lv) == 1) {
-			if (lv < 0 || lv > ZONEINFO_MAX_PCP)
+			if (!pcp_value_ok(lv))
 				return bad_pcp(err, name, line, buf);
 			cur.pcp_batch = (int)lv;
 		} else if (sscanf(buf, " start_pfn: %llu", &v) == 1) {

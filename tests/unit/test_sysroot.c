@@ -122,33 +122,34 @@ static void test_zoneinfo(void)
 	ps_machine_init(m);
 	CHECK_EQ(ps_parse_zoneinfo("hello\n", "junk", m, &err), -1);
 
-	/* page counters are summed per zone: a huge or negative one is refused, not overflowed */
-	ps_machine_init(m);
-	CHECK_EQ(ps_parse_zoneinfo("Node 0, zone Normal\n nr_zone_inactive_file 3156\n"
-				   " nr_zone_active_file 9223372036854775807\n spanned 10\n start_pfn: 0\n",
-				   "big", m, &err), -1);
-	CHECK(strstr(err.msg, "big:3: page count out of range") != NULL);
-	ps_machine_init(m);
-	CHECK_EQ(ps_parse_zoneinfo("Node 0, zone Normal\n nr_zone_write_pending -1\n spanned 10\n start_pfn: 0\n",
-				   "neg", m, &err), -1);
-	CHECK(strstr(err.msg, "neg:2:") != NULL);
+	/*
+	 * Page counters are summed per zone: a huge or negative one is refused, not
+	 * overflowed; so are watermarks, protection and pcp values later arithmetic
+	 * would overflow or truncate.
+	 */
+	static const struct {
+		const char *name, *body, *msg;
+	} refused[] = {
+		{ "big", " nr_zone_inactive_file 3156\n nr_zone_active_file 9223372036854775807\n",
+		  "big:3: page count out of range" },
+		{ "neg", " nr_zone_write_pending -1\n", "neg:2:" },
+		{ "prot", "        protection: (0, 9223372036854775807)\n", "prot:2: bad protection list" },
+		{ "wmark", "  min 9223372036854775807\n", "wmark:2: page count out of range" },
+		{ "pcp", "  pagesets\n    cpu: 0\n              count: 3\n              high:  4294967296\n",
+		  "pcp:5: pcp value out of range" },
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		char text[512];
+
+		snprintf(text, sizeof(text), "Node 0, zone Normal\n%s spanned 10\n start_pfn: 0\n", refused[i].body);
+		ps_machine_init(m);
+		CHECK_EQ(ps_parse_zoneinfo(text, refused[i].name, m, &err), -1);
+		CHECK(strstr(err.msg, refused[i].msg) != NULL);
+	}
 	ps_machine_init(m);
 	CHECK_EQ(ps_parse_zoneinfo("Node 0, zone Normal\n nr_zone_inactive_file 3156\n nr_zone_active_file 44\n"
 				   " spanned 10\n start_pfn: 0\n", "ok", m, &err), 0);
 	CHECK_EQ(m->zones[0].nr_file, 3200);
-	/* so are watermarks, protection and pcp values later arithmetic would overflow or truncate */
-	ps_machine_init(m);
-	CHECK_EQ(ps_parse_zoneinfo("Node 0, zone Normal\n        protection: (0, 9223372036854775807)\n spanned 10\n"
-				   " start_pfn: 0\n", "prot", m, &err), -1);
-	CHECK(strstr(err.msg, "prot:2: bad protection list") != NULL);
-	ps_machine_init(m);
-	CHECK_EQ(ps_parse_zoneinfo("Node 0, zone Normal\n  min 9223372036854775807\n spanned 10\n start_pfn: 0\n",
-				   "wmark", m, &err), -1);
-	CHECK(strstr(err.msg, "wmark:2: page count out of range") != NULL);
-	ps_machine_init(m);
-	CHECK_EQ(ps_parse_zoneinfo("Node 0, zone Normal\n  pagesets\n    cpu: 0\n              count: 3\n"
-				   "              high:  4294967296\n spanned 10\n start_pfn: 0\n", "pcp", m, &err), -1);
-	CHECK(strstr(err.msg, "pcp:5: pcp value out of range") != NULL);
 	free(m);
 }
 

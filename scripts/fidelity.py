@@ -163,7 +163,8 @@ if "wsf" in sections:
         if rec not in shared or other not in shared:
             continue
         k1, k2 = kernel_delta(tpath(rec)), kernel_delta(tpath(other))
-        for extra, label in (([], ""), (["--set", "kswapd.takeover=0"], ", takeover off")):
+        for extra, label in (([], ""), (["--set", "kswapd.ahead=1"], ", kswapd.ahead"),
+                             (["--set", "kswapd.takeover=0"], ", takeover off")):
             m1 = kv(run("replay", "-q", "--mode", "simulate", *extra, os.path.join(tpath(rec), "trace.dat")))
             m2 = kv(run("replay", "-q", "--mode", "simulate", *extra, "--set", f"vm.watermark_scale_factor={wsf}", os.path.join(tpath(rec), "trace.dat")))
             for c in ("numa_miss", "numa_local", "node0.local_node", "node1.other_node"):

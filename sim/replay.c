@@ -133,8 +133,24 @@ struct ps_replay {
 		uint32_t *deferred;
 		uint32_t dcap, dhead, dcount;
 		uint64_t handed;	/* frees of the recorded kswapd handed over so far */
+		/*
+		 * kswapd.ahead: traced blocks the model holds on this node whose
+		 * trace free is the recorded kswapd's, later (pass 1 says which),
+		 * oldest allocation first, with the allocation's number
+		 */
+		struct ahead_ent { uint32_t tg, seq; } *ahead;
+		uint32_t acap, ahead_head, ahead_count;
 	} kswapd[PS_MAX_NODES];
-	int kswapd_takeover;
+	int kswapd_takeover, kswapd_ahead;
+	/*
+	 * kswapd.ahead: allocations are numbered in trace order (both passes);
+	 * pass 1 sets the bit of each whose block the recorded kswapd freed.
+	 * alloc_of: per traced page, the number of the allocation holding it.
+	 */
+	uint32_t alloc_seq, *alloc_of;
+	uint64_t *ahead_bits;
+	uint32_t ahead_nbits;
+	uint64_t ahead_marked, ahead_taken, ahead_dropped;
 	int trace_has_comm;		/* a free named its task (simulate mode reads tasks) */
 	uint64_t kswapd_frees_deferred, kswapd_deferred_overflow;
 	uint64_t reclaimed_then_freed;
@@ -486,6 +502,8 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 				goto nomem;
 	}
 	r->kswapd_takeover = o->policy.kswapd_takeover != PS_UNSET ? (int)o->policy.kswapd_takeover : 1;
+	r->kswapd_ahead = r->kswapd_takeover && o->mode == PS_REPLAY_SIMULATE &&
+			  o->policy.kswapd_ahead == 1;
 	if (o->mode == PS_REPLAY_SIMULATE) {
 		if (r->total_pages >= MAP_PCP_LOW - 1 || r->traced_pages >= PS_NIL) {
 			snprintf(err, len, "%s is too large for the simulate-mode table (%llu pages)%s",
@@ -497,6 +515,8 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 		}
 		r->map = calloc(r->traced_pages, sizeof(*r->map));
 		if (!r->map)
+			goto nomem;
+		if (r->kswapd_ahead && !(r->alloc_of = calloc(r->traced_pages, sizeof(*r->alloc_of))))
 			goto nomem;
 		for (int n = 0; n < m->nr_nodes && n < PS_MAX_NODES; n++) {
 			uint64_t pages = 0;
@@ -678,6 +698,8 @@ void ps_replay_destroy(struct ps_replay *r)
 	free(r->vm_touched);
 	free(r->vm_queued);
 	free(r->net_pages);
+	free(r->alloc_of);
+	free(r->ahead_bits);
 	free(r->hidden);
 	free(r->hidden_top);
 	free(r->mig_expected);
@@ -691,6 +713,7 @@ void ps_replay_destroy(struct ps_replay *r)
 	for (int n = 0; n < PS_MAX_NODES; n++) {
 		free(r->kswapd[n].ring);
 		free(r->kswapd[n].deferred);
+		free(r->kswapd[n].ahead);
 	}
 	free(r);
 }
@@ -725,6 +748,61 @@ static inline int is_kcompactd(const char *comm)
 	return comm && comm[0] == 'k' && !strncmp(comm, "kcompactd", 9);
 }
 
+/*
+ * kswapd.ahead, pass 1: numbers the allocations and marks those whose block
+ * the recorded kswapd freed.  Off for good when a number would wrap or the
+ * bitmap cannot grow (the replay then runs as with kswapd.ahead = 0).
+ */
+static void prepass_ahead(struct ps_replay *r, const struct ps_event *ev)
+{
+	uint32_t tidx, n;
+	uint64_t tg;
+	int ti;
+
+	if (ev->type == PS_EV_ALLOC && ++r->alloc_seq == UINT32_MAX)
+		r->kswapd_ahead = 0;
+	if (ev->pfn == PS_PFN_NONE || (ev->type != PS_EV_ALLOC && ev->type != PS_EV_FREE) ||
+	    ev->order >= PS_NR_ORDERS || (ti = tzone_of(r, ev->pfn, &tidx)) < 0)
+		return;
+	tg = r->tz[ti].gbase + tidx;
+	n = 1u << ev->order;
+	if (tidx + n > r->tz[ti].nr_pages)
+		n = r->tz[ti].nr_pages - tidx;
+	if (ev->type == PS_EV_FREE) {
+		uint32_t seq = r->alloc_of[tg];
+
+		if (seq && is_kswapd(ev->comm)) {
+			if (seq >= r->ahead_nbits) {
+				uint32_t nb = r->ahead_nbits ? r->ahead_nbits : 1u << 16;
+				uint64_t *b;
+
+				while (nb <= seq && nb < (1u << 31))
+					nb *= 2;
+				if (nb <= seq || !(b = realloc(r->ahead_bits, nb / 8))) {
+					r->kswapd_ahead = 0;
+					return;
+				}
+				memset((char *)b + r->ahead_nbits / 8, 0, (nb - r->ahead_nbits) / 8);
+				r->ahead_bits = b;
+				r->ahead_nbits = nb;
+			}
+			if (!(r->ahead_bits[seq / 64] & (1ull << (seq % 64))))
+				r->ahead_marked++;
+			r->ahead_bits[seq / 64] |= 1ull << (seq % 64);
+		}
+		memset(&r->alloc_of[tg], 0, n * sizeof(*r->alloc_of));
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		r->alloc_of[tg + i] = r->alloc_seq;
+}
+
+/* kswapd.ahead: whether allocation @seq's block was freed by the recorded kswapd. */
+static inline int ahead_marked(const struct ps_replay *r, uint32_t seq)
+{
+	return seq && seq < r->ahead_nbits && (r->ahead_bits[seq / 64] >> (seq % 64)) & 1;
+}
+
 static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	struct ps_zone *z;
@@ -734,6 +812,8 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	if (!r->first_ns)
 		r->first_ns = ev->ts_ns ? ev->ts_ns : 1;
 	r->last_ns = ev->ts_ns;
+	if (r->kswapd_ahead)
+		prepass_ahead(r, ev);
 	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
 		return;
 	mig = ev->type == PS_EV_FREE && order == 0 && is_kcompactd(ev->comm);
@@ -1137,8 +1217,44 @@ static int hidden_pool(struct ps_replay *r, char *err, int len)
 	return 0;
 }
 
+/*
+ * kswapd.ahead: a list per model node with room for every marked allocation,
+ * up to the node's pages (a full list is first cleared of blocks no longer
+ * held); the numbering starts again for pass 2.
+ */
+static int ahead_lists(struct ps_replay *r, char *err, int len)
+{
+	if (!r->kswapd_ahead || !r->ahead_marked) {
+		r->kswapd_ahead = 0;
+		free(r->alloc_of);
+		free(r->ahead_bits);
+		r->alloc_of = NULL;
+		r->ahead_bits = NULL;
+		r->ahead_nbits = 0;
+		return 0;
+	}
+	for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES; n++) {
+		uint64_t pages = 0;
+
+		for (int i = 0; i < r->nr_zones; i++)
+			if (r->zones[i].node == n)
+				pages += r->zones[i].nr_pages;
+		r->kswapd[n].acap = (uint32_t)((r->ahead_marked < pages ? r->ahead_marked : pages) + 1);
+		r->kswapd[n].ahead = malloc(r->kswapd[n].acap * sizeof(*r->kswapd[n].ahead));
+		if (!r->kswapd[n].ahead) {
+			snprintf(err, len, "out of memory for kswapd's lists");
+			return -1;
+		}
+	}
+	memset(r->alloc_of, 0, r->traced_pages * sizeof(*r->alloc_of));
+	r->alloc_seq = 0;
+	return 0;
+}
+
 int ps_replay_start(struct ps_replay *r, char *err, int len)
 {
+	if (ahead_lists(r, err, len) < 0)
+		return -1;
 	if (r->cross) {
 		build_cross(r);
 		free_pass1(r);
@@ -1964,6 +2080,66 @@ static int reclaim_deferred(struct ps_replay *r, int node, uint64_t now, int cpu
 }
 
 /*
+ * kswapd.ahead: takes the oldest block of @node's list that the model still
+ * holds as that allocation (reclaim_block); the trace's later free of it by
+ * the recorded kswapd is absorbed.  Returns its pages, or -1 if none.
+ */
+static int reclaim_ahead(struct ps_replay *r, int node, uint64_t now, int cpu)
+{
+	typeof(r->kswapd[0]) *k = &r->kswapd[node];
+
+	while (k->ahead_count) {
+		struct ahead_ent e = k->ahead[k->ahead_head];
+		uint32_t g = r->map[e.tg], idx, h;
+		struct ps_zone *z;
+		int order;
+
+		k->ahead_head = (k->ahead_head + 1) % k->acap;
+		k->ahead_count--;
+		if (r->alloc_of[e.tg] != e.seq || !MAP_IS_MODEL(g))
+			continue;	/* freed by the trace since */
+		z = zone_of_global(r, g - 1, &idx);
+		if (z->node != node || ps_zone_block_of(z, idx, &h, &order) != PG_ALLOC || h != idx)
+			continue;
+		for (uint32_t i = 0; i < (1u << order) && e.tg + i < r->traced_pages; i++)
+			r->map[e.tg + i] = MAP_RECLAIMED;
+		r->alloc_of[e.tg] = 0;
+		r->ahead_taken += 1u << order;
+		reclaim_block(r, node, z, idx, order, now, cpu);
+		return 1 << order;
+	}
+	return -1;
+}
+
+/* kswapd.ahead: queues traced block @tg, allocation @seq, held on @node. */
+static void ahead_add(struct ps_replay *r, int node, uint32_t tg, uint32_t seq)
+{
+	typeof(r->kswapd[0]) *k = &r->kswapd[node];
+
+	if (!k->ahead)
+		return;
+	if (k->ahead_count == k->acap) {
+		/* full: keep only the blocks still held as queued, in order */
+		uint32_t n = 0;
+
+		for (uint32_t i = 0; i < k->ahead_count; i++) {
+			struct ahead_ent e = k->ahead[(k->ahead_head + i) % k->acap];
+
+			if (r->alloc_of[e.tg] == e.seq && MAP_IS_MODEL(r->map[e.tg]))
+				k->ahead[(k->ahead_head + n++) % k->acap] = e;
+		}
+		k->ahead_count = n;
+		if (n == k->acap) {	/* cannot happen: a node holds fewer blocks than it has pages */
+			k->ahead_head = (k->ahead_head + 1) % k->acap;
+			k->ahead_count--;
+			r->ahead_dropped++;
+		}
+	}
+	k->ahead[(k->ahead_head + k->ahead_count) % k->acap] = (struct ahead_ent){ tg, seq };
+	k->ahead_count++;
+}
+
+/*
  * Reclaims one block of @node at @now onto @cpu's lists (-1: the node's
  * kswapd's): first what the recorded kswapd freed and the model has not yet
  * (kswapd.takeover), then the oldest reclaimable block; returns pages
@@ -1974,6 +2150,8 @@ static int reclaim_one(struct ps_replay *r, int node, int cpu, uint64_t now)
 	typeof(r->kswapd[0]) *k = &r->kswapd[node];
 	int got = reclaim_deferred(r, node, now, cpu);
 
+	if (got <= 0 && cpu < 0)
+		got = reclaim_ahead(r, node, now, cpu);
 	if (got > 0)
 		return got;
 	/*
@@ -2375,7 +2553,7 @@ static struct ps_zone *walk(struct ps_replay *r, int cpu, int node, int thisnode
  * A traced allocation (counted in @c): the model places it by its zone walk
  * and maps the traced block to the model's.
  */
-static void simulate_alloc(struct ps_replay *r, const struct ps_event *ev, struct ps_counters *c)
+static void simulate_alloc(struct ps_replay *r, const struct ps_event *ev, struct ps_counters *c, uint32_t seq)
 {
 	struct ps_zone *z;
 	struct ps_event a = *ev;
@@ -2415,6 +2593,11 @@ static void simulate_alloc(struct ps_replay *r, const struct ps_event *ev, struc
 			       !!(ev->gfp & PS_GFP_WRITE));
 	if (ra)
 		lru_add(r, z->node, (uint32_t)tg);
+	if (r->alloc_of) {
+		r->alloc_of[tg] = seq;
+		if (ahead_marked(r, seq))
+			ahead_add(r, z->node, (uint32_t)tg, seq);
+	}
 	a.pfn = z->start_pfn + idx;
 	a.cpu = cpu;
 	ps_counters_event(c, &a);
@@ -2488,7 +2671,7 @@ static void simulate_invisible(struct ps_replay *r, const struct ps_event *ev, u
 	a.percpu_refill = 0;
 	r->invisible_replayed++;
 	r->invisible_pages++;
-	simulate_alloc(r, &a, &r->inv);
+	simulate_alloc(r, &a, &r->inv, 0);
 	untraced_give_back(r, ev);
 }
 
@@ -2499,13 +2682,15 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 	uint32_t tidx, idx;
 	int ti, cpu = ev->cpu < PS_MAX_CPUS ? r->cpu_to_cpu[ev->cpu] : ev->cpu;
 
+	uint32_t seq = ev->type == PS_EV_ALLOC && r->alloc_of ? ++r->alloc_seq : 0;
+
 	if (ev->order >= PS_NR_ORDERS) {
 		defect(r, PS_DEF_SHAPE, ev, "order above the maximum");
 		ps_counters_event(&r->cnt, ev);
 		return;
 	}
 	if (ev->type == PS_EV_ALLOC) {
-		simulate_alloc(r, ev, &r->cnt);
+		simulate_alloc(r, ev, &r->cnt, seq);
 		return;
 	}
 	r->trace_has_comm |= ev->comm != NULL;
@@ -2521,6 +2706,8 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 
 		if (tidx + n > r->tz[ti].nr_pages)
 			n = r->tz[ti].nr_pages - tidx;
+		if (r->alloc_of)
+			r->alloc_of[tg] = 0;	/* off kswapd.ahead's list */
 		if (MAP_IS_PCP(g)) {
 			if (ev->order == 0)
 				simulate_invisible(r, ev, (uint32_t)g);
@@ -2797,7 +2984,10 @@ double ps_replay_bytes_per_page(const struct ps_replay *r)
 	if (r->map)
 		b += (double)r->traced_pages * sizeof(*r->map) / (r->total_pages ? r->total_pages : 1);
 	for (int n = 0; n < PS_MAX_NODES; n++)
-		ring += (r->kswapd[n].ring ? r->kswapd[n].cap : 0) + (r->kswapd[n].deferred ? r->kswapd[n].dcap : 0);
+		ring += (r->kswapd[n].ring ? r->kswapd[n].cap : 0) + (r->kswapd[n].deferred ? r->kswapd[n].dcap : 0) +
+			(r->kswapd[n].ahead ? 2 * r->kswapd[n].acap : 0);
+	if (r->alloc_of)
+		ring += r->traced_pages + r->ahead_nbits / 32;
 	b += (double)ring * sizeof(uint32_t) / (r->total_pages ? r->total_pages : 1);
 	if (r->dirty.file)	/* the page-cache and dirty bitmaps */
 		b += 2.0 * (double)(r->total_pages / 64 + 1) * sizeof(uint64_t) / (r->total_pages ? r->total_pages : 1);
@@ -2894,6 +3084,9 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		}
 		SET("replay_kswapd_frees_taken_over", r->kswapd_frees_deferred);
 		SET("replay_kswapd_frees_forced", r->kswapd_deferred_overflow);
+		SET("replay_kswapd_ahead_marked", r->ahead_marked);
+		SET("replay_kswapd_ahead_pages", r->ahead_taken);
+		SET("replay_kswapd_ahead_dropped", r->ahead_dropped);
 		SET("model_node_reclaim_calls", r->node_reclaims);
 		SET("model_node_reclaimed_pages", r->node_reclaimed);
 		SET("model_node_reclaim_full", r->node_reclaim_full);

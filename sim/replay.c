@@ -2681,8 +2681,7 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 	struct ps_zone *z;
 	uint32_t tidx, idx;
 	int ti, cpu = ev->cpu < PS_MAX_CPUS ? r->cpu_to_cpu[ev->cpu] : ev->cpu;
-
-	uint32_t seq = ev->type == PS_EV_ALLOC && r->alloc_of ? ++r->alloc_seq : 0;
+	uint32_t seq = ev->type == PS_EV_ALLOC && r->alloc_of ? ++r->alloc_seq : 0;	/* kswapd.ahead */
 
 	if (ev->order >= PS_NR_ORDERS) {
 		defect(r, PS_DEF_SHAPE, ev, "order above the maximum");
@@ -2722,6 +2721,8 @@ static __attribute__((noinline)) void simulate_alloc_free(struct ps_replay *r, c
 			memset(&r->map[tg], 0, n * sizeof(*r->map));
 			trace_pcp_put(r, ev, tg, PS_MT_MOVABLE);
 			r->reclaimed_then_freed += 1u << ev->order;
+			if (r->kswapd_takeover && is_kswapd(ev->comm))
+				r->kswapd[r->node_to_node[r->tz[ti].node]].handed++;	/* it has reclaimed here */
 			r->cnt.events[PS_EV_FREE]++;
 			return;
 		}

@@ -11,8 +11,6 @@
  */
 #include "replay_priv.h"
 
-/* ---- pass 2: follow ---- */
-
 void rp_defect(struct ps_replay *r, int kind, const struct ps_event *ev, const char *what)
 {
 	r->defects[kind]++;

@@ -13,8 +13,7 @@
  */
 #include "replay_priv.h"
 
-/* ---- pass 2: simulate ---- */
-
+/* gfp_zone(): the highest zone type a request may use. */
 int rp_gfp_zone(uint32_t gfp)
 {
 	if (gfp & PS_GFP_DMA)

@@ -13,8 +13,6 @@ static const char *const defect_names[PS_DEF_NR] = {
 	[PS_DEF_SHAPE] = "replay_defects_block_shape",
 };
 
-/* ---- results ---- */
-
 uint64_t ps_replay_defects(const struct ps_replay *r)
 {
 	uint64_t n = 0;

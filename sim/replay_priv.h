@@ -292,7 +292,7 @@ void rp_vmstat_tick(struct ps_replay *r, uint64_t now);
 
 /* replay_reclaim.c */
 int rp_gfp_zone(uint32_t gfp);
-int rp_zone_ok(const struct ps_zone *z, int order, int pass, int classzone, int harder);
+int rp_zone_ok(const struct ps_zone *z, int order, int pass, int classzone, uint32_t gfp, int harder);
 void rp_wake_kswapd(struct ps_replay *r, int node, int classzone, int order, uint64_t now);
 void rp_lru_add(struct ps_replay *r, int node, uint32_t tg);
 uint32_t rp_take_hidden(struct ps_zone *z);

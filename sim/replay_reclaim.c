@@ -56,12 +56,36 @@ static int wmark_ok(const struct ps_zone *z, int order, long mark, int classzone
 	return 0;
 }
 
-/* zone_watermark_ok in the zone walk: WMARK_LOW plus boost (pass 0), WMARK_MIN (1), none (2) */
-int rp_zone_ok(const struct ps_zone *z, int order, int pass, int classzone, int harder)
+/*
+ * zone_watermark_ok in the zone walk: WMARK_LOW plus boost (pass 0, the
+ * fast path), WMARK_MIN plus boost (1, the slow path: 5.0+ boosts MIN too),
+ * none (2).  In the slow path __GFP_HIGH (ALLOC_HIGH, 6.3+ ALLOC_MIN_RESERVE)
+ * halves MIN and @harder (ALLOC_HARDER, 6.3+ ALLOC_NON_BLOCK) takes a
+ * quarter off what is left; 5.10+ lets an order-0 __GFP_ATOMIC request
+ * failing the boosted MIN try the unboosted one (zone_watermark_fast).
+ */
+int rp_zone_ok(const struct ps_zone *z, int order, int pass, int classzone, uint32_t gfp, int harder)
 {
-	if (pass == 2)
+	long min = z->wmark_min + (long)z->watermark_boost;
+
+	if (pass >= 2)
 		return 1;
-	return wmark_ok(z, order, pass == 0 ? z->wmark_low + (long)z->watermark_boost : z->wmark_min, classzone, harder);
+	if (pass == 0)
+		return wmark_ok(z, order, z->wmark_low + (long)z->watermark_boost, classzone, 0);
+	if (gfp & PS_GFP_HIGH)
+		min -= min / 2;
+	if (harder)
+		min -= min / 4;
+	if (wmark_ok(z, order, min, classzone, harder))
+		return 1;
+	if (order || !(gfp & PS_GFP_ATOMIC) || !z->watermark_boost || z->prof->kver_min < PS_KVER(5, 10, 0))
+		return 0;
+	min = z->wmark_min;
+	if (gfp & PS_GFP_HIGH)
+		min -= min / 2;
+	if (harder)
+		min -= min / 4;
+	return wmark_ok(z, order, min, classzone, harder);
 }
 
 /*
@@ -632,5 +656,5 @@ int rp_node_reclaim(struct ps_replay *r, struct ps_zone *z, int cpu, int order, 
 	r->node_reclaimed += got;
 	r->node_reclaim_until[node] = r->now_ns + (uint64_t)(got > want ? got : want) * 1000000ull / (uint64_t)reclaim_rate(r);
 	r->node_reclaim_cpu[node] = cpu;
-	return rp_zone_ok(z, order, 0, classzone, 0);
+	return rp_zone_ok(z, order, 0, classzone, 0, 0);
 }

@@ -7,9 +7,10 @@
  * compaction's migration targets).
  *
  * Simplifies: the walk tries zones in zonelist order against WMARK_LOW plus
- * boost, then WMARK_MIN, then without watermarks (standing in for direct
- * reclaim and compaction); a failed request is counted, not retried.  See
- * docs/replay.md.
+ * boost, then WMARK_MIN plus boost (with the slow path's reductions for
+ * __GFP_HIGH and ALLOC_HARDER: rp_zone_ok), then without watermarks
+ * (standing in for direct reclaim and compaction); a failed request is
+ * counted, not retried.  See docs/replay.md.
  */
 #include "replay_priv.h"
 
@@ -147,7 +148,7 @@ struct ps_zone *rp_walk(struct ps_replay *r, int cpu, int node, int thisnode, in
 						r->dirty.skips++;
 						continue;
 					}
-					if (!rp_zone_ok(z, order, pass, high, alloc_harder(gfp, pass)) &&
+					if (!rp_zone_ok(z, order, pass, high, gfp, alloc_harder(gfp, pass)) &&
 					    !(pass == 0 && rp_node_reclaim(r, z, cpu, order, high, gfp)))
 						continue;
 					z->now_ns = r->now_ns;

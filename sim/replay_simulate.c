@@ -157,7 +157,8 @@ struct ps_zone *rp_walk(struct ps_replay *r, int cpu, int node, int thisnode, in
 					boosts = z->boosts;
 					*idx = rp_take(r, z, cpu, order, mt, highatomic_request(r, gfp, order, pass));
 					z->nofragment = 0;
-					if (z->boosts != boosts)	/* ZONE_BOOSTED_WATERMARK */
+					/* ZONE_BOOSTED_WATERMARK: set only with ALLOC_KSWAPD */
+					if (z->boosts != boosts && (gfp & PS_GFP_KSWAPD_RECLAIM))
 						rp_wake_kswapd(r, z->node, z->type, 0, r->now_ns);
 					if (*idx != PS_NIL) {
 						if (pass == 2)

@@ -61,8 +61,10 @@ static int wmark_ok(const struct ps_zone *z, int order, long mark, int classzone
  * fast path), WMARK_MIN plus boost (1, the slow path: 5.0+ boosts MIN too),
  * none (2).  In the slow path __GFP_HIGH (ALLOC_HIGH, 6.3+ ALLOC_MIN_RESERVE)
  * halves MIN and @harder (ALLOC_HARDER, 6.3+ ALLOC_NON_BLOCK) takes a
- * quarter off what is left; 5.10+ lets an order-0 __GFP_ATOMIC request
- * failing the boosted MIN try the unboosted one (zone_watermark_fast).
+ * quarter off what is left; 5.10+ lets an order-0 GFP_ATOMIC request
+ * failing the boosted MIN try the unboosted one (zone_watermark_fast; up to
+ * 6.2 __GFP_ATOMIC, from 6.3, which dropped that flag, ALLOC_MIN_RESERVE:
+ * here __GFP_HIGH without __GFP_DIRECT_RECLAIM, which is GFP_ATOMIC there).
  */
 int rp_zone_ok(const struct ps_zone *z, int order, int pass, int classzone, uint32_t gfp, int harder)
 {
@@ -78,7 +80,8 @@ int rp_zone_ok(const struct ps_zone *z, int order, int pass, int classzone, uint
 		min -= min / 4;
 	if (wmark_ok(z, order, min, classzone, harder))
 		return 1;
-	if (order || !(gfp & PS_GFP_ATOMIC) || !z->watermark_boost || z->prof->kver_min < PS_KVER(5, 10, 0))
+	if (order || !z->watermark_boost || z->prof->kver_min < PS_KVER(5, 10, 0) ||
+	    !((gfp & PS_GFP_ATOMIC) || ((gfp & PS_GFP_HIGH) && !(gfp & PS_GFP_DIRECT_RECLAIM))))
 		return 0;
 	min = z->wmark_min;
 	if (gfp & PS_GFP_HIGH)

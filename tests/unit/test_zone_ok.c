@@ -60,6 +60,10 @@ int main(void)
 	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | kernel, 0), 151);
 	/* 5.10+: order-0 GFP_ATOMIC falls back to the unboosted MIN, with its reductions */
 	CHECK_EQ(lowest_ok(&z, 1, atomic, 1), 39);
+	/* 6.3+ GFP_ATOMIC has no __GFP_ATOMIC: __GFP_HIGH | __GFP_KSWAPD_RECLAIM gets the same */
+	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | PS_GFP_KSWAPD_RECLAIM, 1), 39);
+	/* __GFP_HIGH with direct reclaim gets the halved boosted MIN only: 300 - 150 */
+	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | kernel, 0), 151);
 	/* an order-1 request needs a free block of order 1 or more (4.4+): this zone has none */
 	z.nr_free_pages = 5000;
 	CHECK(!rp_zone_ok(&z, 1, 1, -1, atomic, 1));

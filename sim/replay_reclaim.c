@@ -66,29 +66,27 @@ static int wmark_ok(const struct ps_zone *z, int order, long mark, int classzone
  * 6.2 __GFP_ATOMIC, from 6.3, which dropped that flag, ALLOC_MIN_RESERVE:
  * here __GFP_HIGH without __GFP_DIRECT_RECLAIM, which is GFP_ATOMIC there).
  */
+static long slow_path_min(long min, uint32_t gfp, int harder)
+{
+	if (gfp & PS_GFP_HIGH)
+		min -= min / 2;
+	if (harder)
+		min -= min / 4;
+	return min;
+}
+
 int rp_zone_ok(const struct ps_zone *z, int order, int pass, int classzone, uint32_t gfp, int harder)
 {
-	long min = z->wmark_min + (long)z->watermark_boost;
-
 	if (pass >= 2)
 		return 1;
 	if (pass == 0)
 		return wmark_ok(z, order, z->wmark_low + (long)z->watermark_boost, classzone, 0);
-	if (gfp & PS_GFP_HIGH)
-		min -= min / 2;
-	if (harder)
-		min -= min / 4;
-	if (wmark_ok(z, order, min, classzone, harder))
+	if (wmark_ok(z, order, slow_path_min(z->wmark_min + (long)z->watermark_boost, gfp, harder), classzone, harder))
 		return 1;
 	if (order || !z->watermark_boost || z->prof->kver_min < PS_KVER(5, 10, 0) ||
 	    !((gfp & PS_GFP_ATOMIC) || ((gfp & PS_GFP_HIGH) && !(gfp & PS_GFP_DIRECT_RECLAIM))))
 		return 0;
-	min = z->wmark_min;
-	if (gfp & PS_GFP_HIGH)
-		min -= min / 2;
-	if (harder)
-		min -= min / 4;
-	return wmark_ok(z, order, min, classzone, harder);
+	return wmark_ok(z, order, slow_path_min(z->wmark_min, gfp, harder), classzone, harder);
 }
 
 /*

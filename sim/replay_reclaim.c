@@ -348,6 +348,28 @@ static int reclaim_deferred(struct ps_replay *r, int node, uint64_t now, int cpu
 }
 
 /*
+ * Reclaims the model block traced block @tg stands for, if the model still
+ * holds it whole on @node (reclaim_block); the trace's later free of it is
+ * absorbed (MAP_RECLAIMED).  Returns its pages, or -1.
+ */
+static int reclaim_traced(struct ps_replay *r, int node, uint32_t tg, uint64_t now, int cpu)
+{
+	uint32_t g = r->map[tg], idx, h;
+	struct ps_zone *z;
+	int order;
+
+	if (!MAP_IS_MODEL(g))
+		return -1;	/* freed by the trace since */
+	z = zone_of_global(r, g - 1, &idx);
+	if (z->node != node || ps_zone_block_of(z, idx, &h, &order) != PG_ALLOC || h != idx)
+		return -1;
+	for (uint32_t i = 0; i < (1u << order) && tg + i < r->traced_pages; i++)
+		r->map[tg + i] = MAP_RECLAIMED;
+	rp_reclaim_block(r, node, z, idx, order, now, cpu);
+	return 1 << order;
+}
+
+/*
  * kswapd.ahead: takes the oldest block of @node's list that the model still
  * holds as that allocation (reclaim_block); the trace's later free of it by
  * the recorded kswapd is absorbed.  Returns its pages, or -1 if none.
@@ -358,23 +380,15 @@ static int reclaim_ahead(struct ps_replay *r, int node, uint64_t now, int cpu)
 
 	while (k->ahead_count) {
 		struct ahead_ent e = k->ahead[k->ahead_head];
-		uint32_t g = r->map[e.tg], idx, h;
-		struct ps_zone *z;
-		int order;
+		int got;
 
 		k->ahead_head = (k->ahead_head + 1) % k->acap;
 		k->ahead_count--;
-		if (r->alloc_of[e.tg] != e.seq || !MAP_IS_MODEL(g))
-			continue;	/* freed by the trace since */
-		z = zone_of_global(r, g - 1, &idx);
-		if (z->node != node || ps_zone_block_of(z, idx, &h, &order) != PG_ALLOC || h != idx)
-			continue;
-		for (uint32_t i = 0; i < (1u << order) && e.tg + i < r->traced_pages; i++)
-			r->map[e.tg + i] = MAP_RECLAIMED;
+		if (r->alloc_of[e.tg] != e.seq || (got = reclaim_traced(r, node, e.tg, now, cpu)) < 0)
+			continue;	/* freed by the trace since, or held otherwise */
 		r->alloc_of[e.tg] = 0;
-		r->ahead_taken += 1u << order;
-		rp_reclaim_block(r, node, z, idx, order, now, cpu);
-		return 1 << order;
+		r->ahead_taken += (uint64_t)got;
+		return got;
 	}
 	return -1;
 }
@@ -439,22 +453,12 @@ static int reclaim_one(struct ps_replay *r, int node, int cpu, uint64_t now)
 	    (r->o.recorded.zone_reclaim_mode & 1))
 		return -1;
 	while (k->count) {
-		uint32_t tg = k->ring[k->head], g, idx, h;
-		struct ps_zone *z;
-		int order;
+		uint32_t tg = k->ring[k->head];
 
 		k->head = (k->head + 1) % k->cap;
 		k->count--;
-		g = r->map[tg];
-		if (!MAP_IS_MODEL(g))
-			continue;	/* freed by the trace since */
-		z = zone_of_global(r, g - 1, &idx);
-		if (z->node != node || ps_zone_block_of(z, idx, &h, &order) != PG_ALLOC || h != idx)
-			continue;
-		for (uint32_t i = 0; i < (1u << order) && tg + i < r->traced_pages; i++)
-			r->map[tg + i] = MAP_RECLAIMED;
-		rp_reclaim_block(r, node, z, idx, order, now, cpu);
-		return 1 << order;
+		if ((got = reclaim_traced(r, node, tg, now, cpu)) > 0)
+			return got;
 	}
 	return -1;
 }

@@ -211,6 +211,17 @@ static void apply_policy(struct ps_replay *r)
 	free(w);
 }
 
+/* The model's pages on node @n (its zones' page arrays). */
+static uint64_t node_pages(const struct ps_replay *r, int n)
+{
+	uint64_t pages = 0;
+
+	for (int i = 0; i < r->nr_zones; i++)
+		if (r->zones[i].node == n)
+			pages += r->zones[i].nr_pages;
+	return pages;
+}
+
 struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_replay_opts *o, char *err, int len)
 {
 	struct ps_replay *r = calloc(1, sizeof(*r));
@@ -309,11 +320,8 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 		if (r->kswapd_ahead && !(r->alloc_of = calloc(r->traced_pages, sizeof(*r->alloc_of))))
 			goto nomem;
 		for (int n = 0; n < m->nr_nodes && n < PS_MAX_NODES; n++) {
-			uint64_t pages = 0;
+			uint64_t pages = node_pages(r, n);
 
-			for (int i = 0; i < m->nr_zones; i++)
-				if (m->zones[i].node == n)
-					pages += r->zones[i].nr_pages;
 			/*
 			 * A quarter slot per page for the list kswapd reclaims from:
 			 * the deferred list under kswapd.takeover (its oldest block is
@@ -996,11 +1004,8 @@ static int ahead_lists(struct ps_replay *r, char *err, int len)
 		return 0;
 	}
 	for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES; n++) {
-		uint64_t pages = 0;
+		uint64_t pages = node_pages(r, n);
 
-		for (int i = 0; i < r->nr_zones; i++)
-			if (r->zones[i].node == n)
-				pages += r->zones[i].nr_pages;
 		r->kswapd[n].acap = (uint32_t)((r->ahead_marked < pages ? r->ahead_marked : pages) + 1);
 		r->kswapd[n].ahead = malloc(r->kswapd[n].acap * sizeof(*r->kswapd[n].ahead));
 		if (!r->kswapd[n].ahead) {

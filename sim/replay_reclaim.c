@@ -520,6 +520,25 @@ static int kswapd_waits(struct ps_replay *r, int n)
  * trace's own later frees of blocks the model reclaimed are absorbed
  * (replay_reclaimed_then_freed_pages).
  */
+/* The boosts @n's kswapd run started with go (balance_pgdat's out: label). */
+static void end_boost(struct ps_replay *r, int n)
+{
+	typeof(r->kswapd[0]) *k = &r->kswapd[n];
+
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		struct ps_zone *z = &r->zones[zi];
+		unsigned long b;
+
+		if (z->node != n || z->type >= PS_ZONE_NR || !k->zboost[z->type])
+			continue;
+		b = k->zboost[z->type];
+		z->watermark_boost -= z->watermark_boost < b ? z->watermark_boost : b;
+		k->zboost[z->type] = 0;
+		k->boost_resets++;
+	}
+	k->boost_left = 0;
+}
+
 void rp_run_kswapd(struct ps_replay *r, uint64_t now)
 {
 	long rate = reclaim_rate(r);
@@ -564,6 +583,13 @@ void rp_run_kswapd(struct ps_replay *r, uint64_t now)
 				k->failures = 0;
 			}
 			if (got < 0 && kswapd_waits(r, n)) {
+				/*
+				 * a boosted pass with no progress ends the boosted
+				 * reclaim (balance_pgdat's break) and the boosts the
+				 * run started with go; the run waits on unboosted
+				 */
+				if (k->boost_left > 0)
+					end_boost(r, n);
 				k->budget_milli = 0;
 				break;
 			}
@@ -585,16 +611,7 @@ void rp_run_kswapd(struct ps_replay *r, uint64_t now)
 		/* done: the boosts it started with go, and kswapd takes its short sleep */
 		set_reclaim_active(r, n, k->zoneidx, 0);
 		k->awake_ns += now - k->woken_at;
-		for (int zi = 0; zi < r->nr_zones; zi++) {
-			struct ps_zone *z = &r->zones[zi];
-			unsigned long b;
-
-			if (z->node != n || z->type >= PS_ZONE_NR || !k->zboost[z->type])
-				continue;
-			b = k->zboost[z->type];
-			z->watermark_boost -= z->watermark_boost < b ? z->watermark_boost : b;
-			k->boost_resets++;
-		}
+		end_boost(r, n);
 		k->napping = 1;
 		k->nap_end = now + 100000000ull;
 	}

@@ -488,7 +488,8 @@ void rp_defer_kswapd_free(struct ps_replay *r, struct ps_zone *z, uint32_t idx)
  * kswapd freed on node @n so far, but the trace shows it freeing there again
  * later: the recorded kswapd was still at work, so the model's waits for its
  * next free instead of giving up, unless the node is balanced and no boost
- * is left, when balance_pgdat stops anyway.
+ * is left, when balance_pgdat stops anyway.  A boosted run that waits first
+ * gives up its boosts (end_boost, in rp_run_kswapd).
  */
 static int kswapd_waits(struct ps_replay *r, int n)
 {

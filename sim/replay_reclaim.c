@@ -499,6 +499,25 @@ static int kswapd_waits(struct ps_replay *r, int n)
 	       !(k->boost_left <= 0 && node_balanced(r, n, k->zoneidx, k->order));
 }
 
+/* The boosts @n's kswapd run started with go (balance_pgdat's out: label). */
+static void end_boost(struct ps_replay *r, int n)
+{
+	typeof(r->kswapd[0]) *k = &r->kswapd[n];
+
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		struct ps_zone *z = &r->zones[zi];
+		unsigned long b;
+
+		if (z->node != n || z->type >= PS_ZONE_NR || !k->zboost[z->type])
+			continue;
+		b = k->zboost[z->type];
+		z->watermark_boost -= z->watermark_boost < b ? z->watermark_boost : b;
+		k->zboost[z->type] = 0;
+		k->boost_resets++;
+	}
+	k->boost_left = 0;
+}
+
 /*
  * kswapd, a timed activity per node (mm/vmscan.c of 4.9+): woken by the slow
  * path and by a boosted watermark (wake_kswapd), it runs balance_pgdat at
@@ -521,25 +540,6 @@ static int kswapd_waits(struct ps_replay *r, int n)
  * trace's own later frees of blocks the model reclaimed are absorbed
  * (replay_reclaimed_then_freed_pages).
  */
-/* The boosts @n's kswapd run started with go (balance_pgdat's out: label). */
-static void end_boost(struct ps_replay *r, int n)
-{
-	typeof(r->kswapd[0]) *k = &r->kswapd[n];
-
-	for (int zi = 0; zi < r->nr_zones; zi++) {
-		struct ps_zone *z = &r->zones[zi];
-		unsigned long b;
-
-		if (z->node != n || z->type >= PS_ZONE_NR || !k->zboost[z->type])
-			continue;
-		b = k->zboost[z->type];
-		z->watermark_boost -= z->watermark_boost < b ? z->watermark_boost : b;
-		k->zboost[z->type] = 0;
-		k->boost_resets++;
-	}
-	k->boost_left = 0;
-}
-
 void rp_run_kswapd(struct ps_replay *r, uint64_t now)
 {
 	long rate = reclaim_rate(r);

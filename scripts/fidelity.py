@@ -8,7 +8,8 @@ defects, reconciliation with the kernel), sim-numa (simulate mode per-node numas
 the kernel), extfrag (simulate-mode extfrag vs the trace, per profile), wsf (a policy
 change predicted from one run vs the kernel's change between two runs), pcp (follow-mode
 pcp refills/drains vs the trace's sections), sensitivity (simulate-mode numa_miss across the
-measured range of kswapd's reclaim speed; not in the default set), endfree (each zone's free
+measured range of kswapd's reclaim speed; not in the default set), ahead (kswapd.ahead=1
+under each 2-node run's recorded policy; not in the default set), endfree (each zone's free
 pages at the end, follow and simulate mode against the kernel's after/ zoneinfo).  Every number comes from
 running pagesim.
 """
@@ -135,6 +136,18 @@ if "sim-numa" in sections:
         print(f"| {t} | {k.get('pgsteal_kswapd', 'n/a')} | {s['replay_kswapd_frees_taken_over']} | {tot('model_kswapd_reclaimed_pages')} | "
               f"{k.get('pageoutrun', 'n/a')} | {tot('model_pageoutrun')} | {k.get('kswapd_low_wmark_hit_quickly', 'n/a')}/{k.get('kswapd_high_wmark_hit_quickly', 'n/a')} | "
               f"{tot('model_kswapd_low_wmark_hit_quickly')}/{tot('model_kswapd_high_wmark_hit_quickly')} |")
+    print()
+
+if "ahead" in sections:
+    # kswapd.ahead under each run's recorded policy: node 0 numa_hit and node 1 numa_miss
+    print("| run | counter | kernel | default | diff | kswapd.ahead=1 | diff |")
+    print("|---|---|---|---|---|---|---|")
+    for t in [t for t in shared if t.startswith("numa2")]:
+        s = kv(run("replay", "-q", "--mode", "simulate", os.path.join(tpath(t), "trace.dat")))
+        h = kv(run("replay", "-q", "--mode", "simulate", "--set", "kswapd.ahead=1", os.path.join(tpath(t), "trace.dat")))
+        k = kernel_delta(tpath(t))
+        for name in ("node0.numa_hit", "node1.numa_miss"):
+            print(f"| {t} | {name} | {k[name]} | {s[name]} | {pct(s[name], k[name])} | {h[name]} | {pct(h[name], k[name])} |")
     print()
 
 if "extfrag" in sections:

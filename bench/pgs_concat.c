@@ -280,6 +280,9 @@ int main(int argc, char **argv)
 		copies, n, (unsigned long long)closed, (unsigned long long)(n * copies + closed));
 	ps_reader_close(r);
 	free(ev);
+	for (int32_t pid = 0; comm_of && pid < PID_LIMIT; pid++)
+		free(comm_of[pid]);
+	free(comm_of);
 	return 0;
 fail:
 	fprintf(stderr, "pgs_concat: %s\n", err.msg);

@@ -219,12 +219,6 @@ void ps_counters_batch(struct ps_counters *c, const struct ps_event *evs, int n)
 		batch_chunk(c, evs + i, n - i < BATCH_CHUNK ? n - i : BATCH_CHUNK);
 }
 
-#define SET(name, v)                                  \
-	do {                                          \
-		if (ps_kv_set(kv, name, (int64_t)(v)) < 0) \
-			return -1;                    \
-	} while (0)
-
 int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv)
 {
 	static const char *const pgalloc_names[PS_ZONE_NR] = {
@@ -235,18 +229,18 @@ int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv)
 
 	if (!c->events[PS_EV_FREE] && c->events[PS_EV_FREE_BATCHED])
 		pgfree = c->pgfree_batched_pages;
-	SET("numa_hit", c->numa_hit);
-	SET("numa_miss", c->numa_miss);
-	SET("numa_foreign", c->numa_foreign);
-	SET("numa_interleave", c->numa_interleave);
-	SET("numa_local", c->numa_local);
-	SET("numa_other", c->numa_other);
+	PS_KV_SET("numa_hit", c->numa_hit);
+	PS_KV_SET("numa_miss", c->numa_miss);
+	PS_KV_SET("numa_foreign", c->numa_foreign);
+	PS_KV_SET("numa_interleave", c->numa_interleave);
+	PS_KV_SET("numa_local", c->numa_local);
+	PS_KV_SET("numa_other", c->numa_other);
 	for (int z = 0; z < PS_ZONE_NR; z++)
 		if (z != PS_ZONE_HIGHMEM && z != PS_ZONE_DEVICE)
-			SET(pgalloc_names[z], c->pgalloc[z]);
+			PS_KV_SET(pgalloc_names[z], c->pgalloc[z]);
 	if (c->pgalloc[PS_ZONE_HIGHMEM])
-		SET(pgalloc_names[PS_ZONE_HIGHMEM], c->pgalloc[PS_ZONE_HIGHMEM]);
-	SET("pgfree", pgfree);
+		PS_KV_SET(pgalloc_names[PS_ZONE_HIGHMEM], c->pgalloc[PS_ZONE_HIGHMEM]);
+	PS_KV_SET("pgfree", pgfree);
 	for (int n = 0; n < c->m->nr_nodes; n++) {
 		const struct ps_numa_node *nn = &c->node[n];
 
@@ -255,7 +249,7 @@ int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv)
 #define NODE(field)                                                   \
 	do {                                                          \
 		snprintf(name, sizeof(name), "node%d." #field, n);    \
-		SET(name, nn->field);                                 \
+		PS_KV_SET(name, nn->field);                                 \
 	} while (0)
 		NODE(numa_hit);
 		NODE(numa_miss);
@@ -266,17 +260,17 @@ int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv)
 #undef NODE
 	}
 	for (int i = 0; i < PS_XF_NR; i++)
-		SET(ps_extfrag_names[i], c->extfrag[i]);
+		PS_KV_SET(ps_extfrag_names[i], c->extfrag[i]);
 	for (int t = 0; t < PS_EV_NR; t++) {
 		snprintf(name, sizeof(name), "events_%s", ps_event_names[t]);
-		SET(name, c->events[t]);
+		PS_KV_SET(name, c->events[t]);
 	}
-	SET("alloc_failed", c->alloc_failed);
-	SET("pfn_outside_zones", c->pfn_outside_zones);
-	SET("cpu_without_node", c->cpu_without_node);
+	PS_KV_SET("alloc_failed", c->alloc_failed);
+	PS_KV_SET("pfn_outside_zones", c->pfn_outside_zones);
+	PS_KV_SET("cpu_without_node", c->cpu_without_node);
 	if (c->bad_order)
-		SET("events_order_out_of_range", c->bad_order);
+		PS_KV_SET("events_order_out_of_range", c->bad_order);
 	if (!c->events[PS_EV_FREE] && c->events[PS_EV_FREE_BATCHED])
-		SET("pgfree_from_batched", 1);
+		PS_KV_SET("pgfree_from_batched", 1);
 	return 0;
 }

@@ -40,12 +40,6 @@ double ps_replay_bytes_per_page(const struct ps_replay *r)
 	return b;
 }
 
-#define SET(name, v)                                       \
-	do {                                               \
-		if (ps_kv_set(kv, name, (int64_t)(v)) < 0) \
-			return -1;                         \
-	} while (0)
-
 int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 {
 	struct ps_kv inv;
@@ -80,10 +74,10 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 	}
 	if (ps_counters_to_kv(&r->cnt, kv) < 0)
 		return -1;
-	SET("replay_defects", ps_replay_defects(r));
+	PS_KV_SET("replay_defects", ps_replay_defects(r));
 	for (int i = 0; i < PS_DEF_NR; i++)
-		SET(defect_names[i], r->defects[i]);
-	SET("replay_invisible_alloc_pages", r->invisible_pages);
+		PS_KV_SET(defect_names[i], r->defects[i]);
+	PS_KV_SET("replay_invisible_alloc_pages", r->invisible_pages);
 	ps_kv_init(&inv);
 	if (ps_counters_to_kv(&r->inv, &inv) < 0) {
 		ps_kv_free(&inv);
@@ -96,69 +90,69 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		    !strstr(n, "_node"))
 			continue;
 		snprintf(name, sizeof(name), "replay_invisible_%s", n);
-		SET(name, inv.items[i].value);
+		PS_KV_SET(name, inv.items[i].value);
 	}
 	ps_kv_free(&inv);
 	if (r->o.mode == PS_REPLAY_FOLLOW) {
-		SET("replay_alloc_from_buddy_without_zone_locked", r->untraced_buddy_allocs);
-		SET("replay_pcp_resyncs", r->pcp_resyncs);
-		SET("replay_untraced_isolated_pages", r->isolated_pages);
+		PS_KV_SET("replay_alloc_from_buddy_without_zone_locked", r->untraced_buddy_allocs);
+		PS_KV_SET("replay_pcp_resyncs", r->pcp_resyncs);
+		PS_KV_SET("replay_untraced_isolated_pages", r->isolated_pages);
 	} else {
-		SET("replay_sim_invisible_replayed_pages", r->invisible_replayed);
-		SET("replay_sim_alloc_failed", r->sim_alloc_failed);
-		SET("replay_sim_skipped_failed_allocs", r->sim_skipped_failed);
-		SET("replay_sim_watermarks_ignored", r->sim_wmark_ignored);
+		PS_KV_SET("replay_sim_invisible_replayed_pages", r->invisible_replayed);
+		PS_KV_SET("replay_sim_alloc_failed", r->sim_alloc_failed);
+		PS_KV_SET("replay_sim_skipped_failed_allocs", r->sim_skipped_failed);
+		PS_KV_SET("replay_sim_watermarks_ignored", r->sim_wmark_ignored);
 		if (r->cross) {
-			SET("replay_cross_preused_pages", r->cross_preused_pages);
-			SET("replay_cross_unplaced_pages", r->cross_unplaced_pages);
+			PS_KV_SET("replay_cross_preused_pages", r->cross_preused_pages);
+			PS_KV_SET("replay_cross_unplaced_pages", r->cross_unplaced_pages);
 		}
-		SET("replay_reclaimed_then_freed_pages", r->reclaimed_then_freed);
+		PS_KV_SET("replay_reclaimed_then_freed_pages", r->reclaimed_then_freed);
 		{
 			uint64_t u = 0;
 
 			for (int zi = 0; zi < r->nr_zones; zi++)
 				u += (uint64_t)r->untraced_taken[zi];
-			SET("replay_untraced_use_pages", u);
-			SET("replay_untraced_use_returned_pages", r->untraced_returned);
-			SET("replay_compaction_targets_pages", r->mig_taken);
-			SET("replay_compaction_targets_failed", r->mig_failed);
+			PS_KV_SET("replay_untraced_use_pages", u);
+			PS_KV_SET("replay_untraced_use_returned_pages", r->untraced_returned);
+			PS_KV_SET("replay_compaction_targets_pages", r->mig_taken);
+			PS_KV_SET("replay_compaction_targets_failed", r->mig_failed);
 			for (int zi = 0; r->untraced_on && zi < r->nr_zones; zi++) {
 				snprintf(name, sizeof(name), "replay_untraced_use_pages.node%d.%s", r->zones[zi].node,
 					 ps_zone_names[r->zones[zi].type]);
-				SET(name, r->untraced_taken[zi]);
+				PS_KV_SET(name, r->untraced_taken[zi]);
 			}
 		}
-		SET("replay_kswapd_frees_taken_over", r->kswapd_frees_deferred);
-		SET("replay_kswapd_frees_forced", r->kswapd_deferred_overflow);
-		SET("replay_kswapd_ahead_marked", r->ahead_marked);
-		SET("replay_kswapd_ahead_pages", r->ahead_taken);
-		SET("replay_kswapd_ahead_dropped", r->ahead_dropped);
-		SET("model_node_reclaim_calls", r->node_reclaims);
-		SET("model_node_reclaimed_pages", r->node_reclaimed);
-		SET("model_node_reclaim_full", r->node_reclaim_full);
-		SET("model_node_reclaim_locked", r->node_reclaim_locked);
-		SET("model_highatomic_reserved_blocks", r->highatomic_reserved);
-		SET("model_highatomic_unreserved_blocks", r->highatomic_unreserved);
+		PS_KV_SET("replay_kswapd_frees_taken_over", r->kswapd_frees_deferred);
+		PS_KV_SET("replay_kswapd_frees_forced", r->kswapd_deferred_overflow);
+		PS_KV_SET("replay_kswapd_ahead_marked", r->ahead_marked);
+		PS_KV_SET("replay_kswapd_ahead_pages", r->ahead_taken);
+		PS_KV_SET("replay_kswapd_ahead_dropped", r->ahead_dropped);
+		PS_KV_SET("model_node_reclaim_calls", r->node_reclaims);
+		PS_KV_SET("model_node_reclaimed_pages", r->node_reclaimed);
+		PS_KV_SET("model_node_reclaim_full", r->node_reclaim_full);
+		PS_KV_SET("model_node_reclaim_locked", r->node_reclaim_locked);
+		PS_KV_SET("model_highatomic_reserved_blocks", r->highatomic_reserved);
+		PS_KV_SET("model_highatomic_unreserved_blocks", r->highatomic_unreserved);
 		for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES; n++) {
 			if (!(r->m->node_online & (1ull << n)))
 				continue;
 			snprintf(name, sizeof(name), "model_kswapd_wakeups.node%d", n);
-			SET(name, r->kswapd[n].wakeups);
+			PS_KV_SET(name, r->kswapd[n].wakeups);
 			snprintf(name, sizeof(name), "model_kswapd_boost_resets.node%d", n);
-			SET(name, r->kswapd[n].boost_resets);
+			PS_KV_SET(name, r->kswapd[n].boost_resets);
 			snprintf(name, sizeof(name), "model_kswapd_awake_ms.node%d", n);
-			SET(name, r->kswapd[n].awake_ns / 1000000);
+			PS_KV_SET(name, r->kswapd[n].awake_ns / 1000000);
 			snprintf(name, sizeof(name), "model_kswapd_reclaimed_pages.node%d", n);
-			SET(name, r->kswapd[n].reclaimed);
+			PS_KV_SET(name, r->kswapd[n].reclaimed);
 			snprintf(name, sizeof(name), "model_pageoutrun.node%d", n);
-			SET(name, r->kswapd[n].runs);
+			PS_KV_SET(name, r->kswapd[n].runs);
 			snprintf(name, sizeof(name), "model_kswapd_low_wmark_hit_quickly.node%d", n);
-			SET(name, r->kswapd[n].hit_quickly_low);
+			PS_KV_SET(name, r->kswapd[n].hit_quickly_low);
 			snprintf(name, sizeof(name), "model_kswapd_high_wmark_hit_quickly.node%d", n);
-			SET(name, r->kswapd[n].hit_quickly_high);
+			PS_KV_SET(name, r->kswapd[n].hit_quickly_high);
 		}
 		/* page cache and dirty pages per node at the end (the kernel's nr_*_file, nr_dirty) */
-		SET("model_dirty_limit_skips", r->dirty.skips);
+		PS_KV_SET("model_dirty_limit_skips", r->dirty.skips);
 		for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES && r->dirty.z; n++) {
 			long file, dirty;
 
@@ -166,15 +160,15 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 				continue;
 			ps_dirty_node(&r->dirty, r->zones, n, &file, &dirty);
 			snprintf(name, sizeof(name), "model_nr_file_pages.node%d", n);
-			SET(name, (uint64_t)(file > 0 ? file : 0));
+			PS_KV_SET(name, (uint64_t)(file > 0 ? file : 0));
 			snprintf(name, sizeof(name), "model_nr_dirty.node%d", n);
-			SET(name, (uint64_t)(dirty > 0 ? dirty : 0));
+			PS_KV_SET(name, (uint64_t)(dirty > 0 ? dirty : 0));
 		}
 	}
-	SET("replay_initial_placed_blocks", r->placed_blocks);
-	SET("replay_initial_placed_pages", r->placed_pages);
-	SET("replay_initial_unplaced_blocks", r->unplaced_blocks);
-	SET("replay_initial_capped_blocks", r->capped_blocks);
+	PS_KV_SET("replay_initial_placed_blocks", r->placed_blocks);
+	PS_KV_SET("replay_initial_placed_pages", r->placed_pages);
+	PS_KV_SET("replay_initial_unplaced_blocks", r->unplaced_blocks);
+	PS_KV_SET("replay_initial_capped_blocks", r->capped_blocks);
 	for (int zi = 0; zi < r->nr_zones; zi++) {
 		const struct ps_zone *z = &r->zones[zi];
 
@@ -185,7 +179,7 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		claims += z->claims;
 		boosts += z->boosts;
 	}
-	SET("model_pcp_pages", pcp);
+	PS_KV_SET("model_pcp_pages", pcp);
 	if (r->pcps) {
 		uint64_t refills = 0, drains = 0;
 
@@ -193,37 +187,37 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 			refills += r->pcps[i].refills;
 			drains += r->pcps[i].drains;
 		}
-		SET("model_pcp_refills", refills);
-		SET("model_pcp_drains", drains);
-		SET("model_pcp_remote_drains", r->remote_drains);
-		SET("model_pcp_decay_drains", r->decay_drains);
+		PS_KV_SET("model_pcp_refills", refills);
+		PS_KV_SET("model_pcp_drains", drains);
+		PS_KV_SET("model_pcp_remote_drains", r->remote_drains);
+		PS_KV_SET("model_pcp_decay_drains", r->decay_drains);
 		if (r->o.mode == PS_REPLAY_FOLLOW) {
-			SET("trace_pcp_refill_sections", r->trace_refills);
-			SET("trace_pcp_drain_sections", r->trace_drains);
-			SET("replay_pcp_start_pages", r->seed_pages);
-			SET("replay_pcp_start_pages_used", r->seed_used);
+			PS_KV_SET("trace_pcp_refill_sections", r->trace_refills);
+			PS_KV_SET("trace_pcp_drain_sections", r->trace_drains);
+			PS_KV_SET("replay_pcp_start_pages", r->seed_pages);
+			PS_KV_SET("replay_pcp_start_pages_used", r->seed_used);
 			if (r->m->pcp_seed_dropped)	/* lists zoneinfo shows beyond PS_MAX_PCP_SEED */
-				SET("replay_pcp_start_lists_unread", r->m->pcp_seed_dropped);
+				PS_KV_SET("replay_pcp_start_lists_unread", r->m->pcp_seed_dropped);
 		}
 	}
-	SET("model_zone_lock_acquisitions", lock);
-	SET("model_fallbacks", fb);
-	SET("model_fallbacks_fragmenting", fbf);
-	SET("model_pageblock_claims", claims);
-	SET("model_watermark_boosts", boosts);
+	PS_KV_SET("model_zone_lock_acquisitions", lock);
+	PS_KV_SET("model_fallbacks", fb);
+	PS_KV_SET("model_fallbacks_fragmenting", fbf);
+	PS_KV_SET("model_pageblock_claims", claims);
+	PS_KV_SET("model_watermark_boosts", boosts);
 	for (int zi = 0; zi < r->nr_zones; zi++) {
 		const struct ps_zone *z = &r->zones[zi];
 
 		snprintf(name, sizeof(name), "model_nr_free_pages.node%d.%s", z->node, ps_zone_names[z->type]);
-		SET(name, z->nr_free_pages);
+		PS_KV_SET(name, z->nr_free_pages);
 		snprintf(name, sizeof(name), "model_wmark_min.node%d.%s", z->node, ps_zone_names[z->type]);
-		SET(name, z->wmark_min);
+		PS_KV_SET(name, z->wmark_min);
 		snprintf(name, sizeof(name), "model_wmark_low.node%d.%s", z->node, ps_zone_names[z->type]);
-		SET(name, z->wmark_low);
+		PS_KV_SET(name, z->wmark_low);
 		snprintf(name, sizeof(name), "model_wmark_high.node%d.%s", z->node, ps_zone_names[z->type]);
-		SET(name, z->wmark_high);
+		PS_KV_SET(name, z->wmark_high);
 		snprintf(name, sizeof(name), "model_watermark_boost.node%d.%s", z->node, ps_zone_names[z->type]);
-		SET(name, z->watermark_boost);
+		PS_KV_SET(name, z->watermark_boost);
 	}
 	if (ps_lock_counters(r->lock, r->m, kv) < 0)
 		return -1;

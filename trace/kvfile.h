@@ -26,6 +26,13 @@ void ps_kv_init(struct ps_kv *kv);
 void ps_kv_free(struct ps_kv *kv);
 /* Sets (or adds) @name; returns 0 or -1 on allocation failure. */
 int ps_kv_set(struct ps_kv *kv, const char *name, int64_t value);
+/* In a function returning int: sets @name in the ps_kv *kv in scope, or returns -1. */
+#define PS_KV_SET(name, v)                                 \
+	do {                                               \
+		if (ps_kv_set(kv, name, (int64_t)(v)) < 0) \
+			return -1;                         \
+	} while (0)
+
 /* Returns the item or NULL. */
 const struct ps_kv_item *ps_kv_get(const struct ps_kv *kv, const char *name);
 /* Rebuilds the name index after names were changed in place in @kv->items. */

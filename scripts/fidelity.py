@@ -9,7 +9,8 @@ the kernel), extfrag (simulate-mode extfrag vs the trace, per profile), wsf (a p
 change predicted from one run vs the kernel's change between two runs), pcp (follow-mode
 pcp refills/drains vs the trace's sections), sensitivity (simulate-mode numa_miss across the
 measured range of kswapd's reclaim speed; not in the default set), ahead (kswapd.ahead=1
-under each 2-node run's recorded policy; not in the default set), endfree (each zone's free
+under each 2-node run's recorded policy; not in the default set), wsf-sweep (numa_miss from
+both wsf recordings across vm.watermark_scale_factor 10..200; not in the default set), endfree (each zone's free
 pages at the end, follow and simulate mode against the kernel's after/ zoneinfo).  Every number comes from
 running pagesim.
 """
@@ -182,6 +183,20 @@ if "wsf" in sections:
             m2 = kv(run("replay", "-q", "--mode", "simulate", *extra, "--set", f"vm.watermark_scale_factor={wsf}", os.path.join(tpath(rec), "trace.dat")))
             for c in ("numa_miss", "numa_local", "node0.local_node", "node1.other_node"):
                 print(f"| {rec} replayed with wsf {wsf}{label} | {c} | {k1[c]} | {k2[c]} | {pct(k2[c], k1[c])} | {m1[c]} | {m2[c]} | {pct(m2[c], m1[c])} |")
+    print()
+
+if "wsf-sweep" in sections:
+    # numa_miss predicted from each 2-node wsf recording across vm.watermark_scale_factor
+    ws = [10, 25, 50, 100, 150, 200]
+    runs = [t for t in ("numa2-base", "numa2-wsf200") if t in shared]
+    print("| trace (recorded wsf) | kernel numa_miss | " + " | ".join(f"wsf {w}" for w in ws) + " |")
+    print("|---|---|" + "---|" * len(ws))
+    for t in runs:
+        k = kernel_delta(tpath(t))["numa_miss"]
+        m = [kv(run("replay", "-q", "--mode", "simulate", "--set", f"vm.watermark_scale_factor={w}",
+                    os.path.join(tpath(t), "trace.dat"))) for w in ws]
+        print(f"| {t} | {k} | " + " | ".join(f"{v['numa_miss']} ({v['model_kswapd_awake_ms.node0']} ms, "
+                                             f"{v['model_kswapd_reclaimed_pages.node0']})" for v in m) + " |")
     print()
 
 if "sensitivity" in sections:

@@ -10,7 +10,9 @@ change predicted from one run vs the kernel's change between two runs), pcp (fol
 pcp refills/drains vs the trace's sections), sensitivity (simulate-mode numa_miss across the
 measured range of kswapd's reclaim speed; not in the default set), ahead (kswapd.ahead=1
 under each 2-node run's recorded policy; not in the default set), wsf-sweep (numa_miss from
-both wsf recordings across vm.watermark_scale_factor 10..200; not in the default set), endfree (each zone's free
+both wsf recordings across vm.watermark_scale_factor 10..200; not in the default set), repeats
+(simulate mode on testdata/numa2-repeats, the workload recorded again at several wsf values,
+and the wsf 10 <-> 200 prediction against the kernel's means; not in the default set), endfree (each zone's free
 pages at the end, follow and simulate mode against the kernel's after/ zoneinfo).  Every number comes from
 running pagesim.
 """
@@ -197,6 +199,59 @@ if "wsf-sweep" in sections:
                     os.path.join(tpath(t), "trace.dat"))) for w in ws]
         print(f"| {t} | {k} | " + " | ".join(f"{v['numa_miss']} ({v['model_kswapd_awake_ms.node0']} ms, "
                                              f"{v['model_kswapd_reclaimed_pages.node0']})" for v in m) + " |")
+    print()
+
+def kernel_from_check(path):
+    # the kernel's own deltas, stored in a pagesim file: column 3 of `stat --check`
+    d = {}
+    for line in run("stat", "-q", "--check", path).splitlines():
+        p = line.split()
+        if len(p) >= 3 and not line.startswith("#"):
+            try:
+                d[p[0]] = int(p[2])
+            except ValueError:
+                pass
+    return d
+
+if "repeats" in sections:
+    # testdata/numa2-repeats: the same workload recorded again at several wsf values
+    rep = os.path.join(a.testdata, "numa2-repeats")
+    tsv = {}
+    for line in open(os.path.join(rep, "kernel-vmstat.tsv")).read().splitlines()[1:]:
+        f = line.split("\t")
+        tsv[f[0]] = {"wsf": int(f[1]), "pgsteal_kswapd": int(f[2])}
+    runs = []   # (name, wsf, trace path, kernel deltas, kernel pgsteal_kswapd)
+    for t, w in (("numa2-base", 10), ("numa2-wsf200", 200)):
+        if t in shared:
+            runs.append((t, w, os.path.join(tpath(t), "trace.dat"), kernel_delta(tpath(t)), kernel_delta(tpath(t))["pgsteal_kswapd"]))
+    for name in sorted(tsv, key=lambda n: (tsv[n]["wsf"], n)):
+        path = os.path.join(rep, name + ".pgs")
+        runs.append((name, tsv[name]["wsf"], path, kernel_from_check(path), tsv[name]["pgsteal_kswapd"]))
+    runs.sort(key=lambda r: (r[1], r[0]))
+    print("| run | wsf | kernel numa_miss | kernel pgsteal_kswapd | simulate numa_miss | diff | kernel node0 numa_hit | simulate | diff | model kswapd0 awake ms, pages |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    within = 0
+    for name, w, path, k, steal in runs:
+        m = kv(run("replay", "-q", "--mode", "simulate", path))
+        within += abs(m["numa_miss"] - k["numa_miss"]) <= 0.05 * k["numa_miss"] and \
+            abs(m["node0.numa_hit"] - k["node0.numa_hit"]) <= 0.05 * k["node0.numa_hit"]
+        print(f"| {name} | {w} | {k['numa_miss']} | {steal} | {m['numa_miss']} | {pct(m['numa_miss'], k['numa_miss'])} | "
+              f"{k['node0.numa_hit']} | {m['node0.numa_hit']} | {pct(m['node0.numa_hit'], k['node0.numa_hit'])} | "
+              f"{m['model_kswapd_awake_ms.node0']}, {m['model_kswapd_reclaimed_pages.node0']} |")
+    print(f"\n{within} of {len(runs)} runs with both within 5%\n")
+    # the wsf 10 <-> 200 prediction from every run at either value, against the kernel's means
+    print("| recorded at | runs | kernel mean numa_miss, recorded | kernel mean, other | kernel change | model mean, recorded policy | model mean, other policy | model change |")
+    print("|---|---|---|---|---|---|---|---|")
+    kmean = {w: sum(r[3]["numa_miss"] for r in runs if r[1] == w) / max(1, sum(1 for r in runs if r[1] == w)) for w in (10, 200)}
+    for w, other in ((10, 200), (200, 10)):
+        group = [r for r in runs if r[1] == w]
+        if not group:
+            continue
+        own = [kv(run("replay", "-q", "--mode", "simulate", r[2]))["numa_miss"] for r in group]
+        oth = [kv(run("replay", "-q", "--mode", "simulate", "--set", f"vm.watermark_scale_factor={other}", r[2]))["numa_miss"] for r in group]
+        mo, mt = sum(own) / len(own), sum(oth) / len(oth)
+        print(f"| wsf {w} | {', '.join(r[0] for r in group)} | {kmean[w]:.0f} | {kmean[other]:.0f} | {pct(kmean[other], kmean[w])} | "
+              f"{mo:.0f} | {mt:.0f} | {pct(mt, mo)} |")
     print()
 
 if "sensitivity" in sections:

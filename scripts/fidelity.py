@@ -108,8 +108,11 @@ if "follow" in sections:
 if "pcp" in sections:
     print("| run | refills: model / trace | drains: model / trace |")
     print("|---|---|---|")
-    for t in shared + own:
-        f = kv(run("replay", "-q", "--mode", "follow", os.path.join(tpath(t), "trace.dat")))
+    rep = os.path.join(a.testdata, "numa2-repeats")
+    reps = sorted(x[:-4] for x in os.listdir(rep) if x.endswith(".pgs")) if os.path.isdir(rep) else []
+    for t in shared + own + reps:
+        src = os.path.join(rep, t + ".pgs") if t in reps else os.path.join(tpath(t), "trace.dat")
+        f = kv(run("replay", "-q", "--mode", "follow", src))
         print(f"| {t} | {f['model_pcp_refills']} / {f['trace_pcp_refill_sections']} ({pct(f['model_pcp_refills'], f['trace_pcp_refill_sections'])}) | "
               f"{f['model_pcp_drains']} / {f['trace_pcp_drain_sections']} ({pct(f['model_pcp_drains'], f['trace_pcp_drain_sections'])}) |")
     print()

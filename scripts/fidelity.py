@@ -12,7 +12,9 @@ measured range of kswapd's reclaim speed; not in the default set), ahead (kswapd
 under each 2-node run's recorded policy; not in the default set), wsf-sweep (numa_miss from
 both wsf recordings across vm.watermark_scale_factor 10..200; not in the default set), repeats
 (simulate mode on testdata/numa2-repeats, the workload recorded again at several wsf values,
-and the wsf 10 <-> 200 prediction against the kernel's means; not in the default set), endfree (each zone's free
+and the wsf 10 <-> 200 prediction against the kernel's means; not in the default set),
+wake-latency (numa_miss across kswapd.wake_latency_us on the 2-node runs and the repeats; not
+in the default set), endfree (each zone's free
 pages at the end, follow and simulate mode against the kernel's after/ zoneinfo).  Every number comes from
 running pagesim.
 """
@@ -255,6 +257,25 @@ if "repeats" in sections:
         mo, mt = sum(own) / len(own), sum(oth) / len(oth)
         print(f"| wsf {w} | {', '.join(r[0] for r in group)} | {kmean[w]:.0f} | {kmean[other]:.0f} | {pct(kmean[other], kmean[w])} | "
               f"{mo:.0f} | {mt:.0f} | {pct(mt, mo)} |")
+    print()
+
+if "wake-latency" in sections:
+    # kswapd.wake_latency_us: how long after a wake kswapd's run starts (wakes in between merge);
+    # simulate-mode numa_miss against the kernel's, on the shared 2-node runs and the repeats
+    lats = [0, 500, 1000, 2000, 4000]
+    rep = os.path.join(a.testdata, "numa2-repeats")
+    srcs = [(t, os.path.join(tpath(t), "trace.dat"), kernel_delta(tpath(t))) for t in shared if t.startswith("numa2")]
+    srcs += [(x[:-4], os.path.join(rep, x), kernel_from_check(os.path.join(rep, x)))
+             for x in sorted(os.listdir(rep)) if x.endswith(".pgs")] if os.path.isdir(rep) else []
+    print("| run | kernel numa_miss | " + " | ".join(f"{l} us" for l in lats) + " |")
+    print("|---|---|" + "---|" * len(lats))
+    within = [0] * len(lats)
+    for name, path, k in srcs:
+        m = [kv(run("replay", "-q", "--mode", "simulate", "--set", f"kswapd.wake_latency_us={l}", path))["numa_miss"] for l in lats]
+        for i, v in enumerate(m):
+            within[i] += abs(v - k["numa_miss"]) <= 0.05 * k["numa_miss"]
+        print(f"| {name} | {k['numa_miss']} | " + " | ".join(pct(v, k["numa_miss"]) for v in m) + " |")
+    print(f"| within 5% | | " + " | ".join(f"{w} of {len(srcs)}" for w in within) + " |")
     print()
 
 if "sensitivity" in sections:

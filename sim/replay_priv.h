@@ -106,6 +106,8 @@ struct ps_replay {
 		int done;		/* this run of balance_pgdat has ended */
 		unsigned long zboost[PS_ZONE_NR];	/* each zone's boost when the run started */
 		int napping;		/* balanced, in the HZ/10 short sleep */
+		int pending;		/* woken, its run not yet started: wakes until start_at merge */
+		uint64_t start_at;
 		uint64_t last_recorded_ns;	/* the trace's last free by the node's kswapd (pass 1) */
 		int failures;		/* kswapd_failures: runs in a row without progress */
 		int req_zoneidx;	/* highest class zone of wakes since the last run, -1 none */

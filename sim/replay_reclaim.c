@@ -169,8 +169,12 @@ static void kswapd_run_start(struct ps_replay *r, int node, uint64_t now)
 
 /*
  * wakeup_kswapd: not for a node that is balanced and not boosted; a wake
- * during kswapd's short sleep starts it again at once (the kernel's
- * kswapd_low_wmark_hit_quickly).
+ * during kswapd's short sleep ends it (the kernel's
+ * kswapd_low_wmark_hit_quickly).  kswapd reads the order and class zone
+ * asked for when it runs, not when it is woken: its run starts at the first
+ * event kswapd.wake_latency_us (default 0) after the wake, and the wakes
+ * until then, such as a second zone's fallback in the same zone walk, merge
+ * into it (kswapd_order, kswapd_highest_zoneidx: the highest asked for).
  */
 void rp_wake_kswapd(struct ps_replay *r, int node, int classzone, int order, uint64_t now)
 {
@@ -189,12 +193,14 @@ void rp_wake_kswapd(struct ps_replay *r, int node, int classzone, int order, uin
 		return;
 	if (k->napping) {
 		k->hit_quickly_low++;
+		k->napping = 0;
 	} else {
 		k->awake = 1;
 		r->nr_awake++;
 		k->wakeups++;
 	}
-	kswapd_run_start(r, node, now);
+	k->pending = 1;
+	k->start_at = now + 1000ull * (uint64_t)(r->o.policy.kswapd_wake_latency_us > 0 ? r->o.policy.kswapd_wake_latency_us : 0);
 }
 
 /* kswapd_shrink_node's nr_to_reclaim: the sum over the node's zones up to reclaim_idx of max(HIGH + boost, 32). */
@@ -549,6 +555,12 @@ void rp_run_kswapd(struct ps_replay *r, uint64_t now)
 
 		if (!k->awake)
 			continue;
+		if (k->pending) {
+			if (now < k->start_at)
+				continue;
+			k->pending = 0;
+			kswapd_run_start(r, n, k->start_at);
+		}
 		if (k->napping) {
 			if (now < k->nap_end)
 				continue;

@@ -249,7 +249,7 @@ int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv)
 #define NODE(field)                                                   \
 	do {                                                          \
 		snprintf(name, sizeof(name), "node%d." #field, n);    \
-		PS_KV_SET(name, nn->field);                                 \
+		PS_KV_SET(name, nn->field);                           \
 	} while (0)
 		NODE(numa_hit);
 		NODE(numa_miss);

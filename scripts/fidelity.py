@@ -277,6 +277,19 @@ if "wake-latency" in sections:
         print(f"| {name} | {k['numa_miss']} | " + " | ".join(pct(v, k["numa_miss"]) for v in m) + " |")
     print(f"| within 5% | | " + " | ".join(f"{w} of {len(srcs)}" for w in within) + " |")
     print()
+    # the wsf 10 <-> 200 prediction averaged over the latencies too (an ensemble over wake timing)
+    groups = {10: [x for x in srcs if x[0] in ("numa2-base",) or x[0].startswith("w10_")],
+              200: [x for x in srcs if x[0] in ("numa2-wsf200",) or x[0].startswith("w200_")]}
+    for w, other in ((10, 200), (200, 10)):
+        if not groups[w]:
+            continue
+        own = [kv(run("replay", "-q", "--mode", "simulate", "--set", f"vm.watermark_scale_factor={w}",
+                      "--set", f"kswapd.wake_latency_us={l}", x[1]))["numa_miss"] for x in groups[w] for l in lats]
+        oth = [kv(run("replay", "-q", "--mode", "simulate", "--set", f"vm.watermark_scale_factor={other}",
+                      "--set", f"kswapd.wake_latency_us={l}", x[1]))["numa_miss"] for x in groups[w] for l in lats]
+        mo, mt = sum(own) / len(own), sum(oth) / len(oth)
+        print(f"wsf {w} -> {other}, mean over {len(groups[w])} runs x {len(lats)} latencies: {mo:.0f} -> {mt:.0f} ({pct(mt, mo)})")
+    print()
 
 if "sensitivity" in sections:
     # kswapd.reclaim_pages_per_ms: the kernel's kswapd bursts on these traces free 60 to 180

@@ -248,16 +248,24 @@ if "repeats" in sections:
     print("| recorded at | runs | kernel mean numa_miss, recorded | kernel mean, other | kernel change | model mean, recorded policy | model mean, other policy | model change |")
     print("|---|---|---|---|---|---|---|---|")
     kmean = {w: sum(r[3]["numa_miss"] for r in runs if r[1] == w) / max(1, sum(1 for r in runs if r[1] == w)) for w in (10, 200)}
-    for w, other in ((10, 200), (200, 10)):
-        group = [r for r in runs if r[1] == w]
-        if not group:
-            continue
-        own = [kv(run("replay", "-q", "--mode", "simulate", r[2]))["numa_miss"] for r in group]
-        oth = [kv(run("replay", "-q", "--mode", "simulate", "--set", f"vm.watermark_scale_factor={other}", r[2]))["numa_miss"] for r in group]
-        mo, mt = sum(own) / len(own), sum(oth) / len(oth)
-        print(f"| wsf {w} | {', '.join(r[0] for r in group)} | {kmean[w]:.0f} | {kmean[other]:.0f} | {pct(kmean[other], kmean[w])} | "
-              f"{mo:.0f} | {mt:.0f} | {pct(mt, mo)} |")
+    for extra, label in (([], ""), (["--set", "kswapd.ahead=1"], ", kswapd.ahead")):
+        for w, other in ((10, 200), (200, 10)):
+            group = [r for r in runs if r[1] == w]
+            if not group:
+                continue
+            own = [kv(run("replay", "-q", "--mode", "simulate", *extra, r[2]))["numa_miss"] for r in group]
+            oth = [kv(run("replay", "-q", "--mode", "simulate", *extra, "--set", f"vm.watermark_scale_factor={other}", r[2]))["numa_miss"] for r in group]
+            mo, mt = sum(own) / len(own), sum(oth) / len(oth)
+            print(f"| wsf {w}{label} | {', '.join(r[0] for r in group)} | {kmean[w]:.0f} | {kmean[other]:.0f} | {pct(kmean[other], kmean[w])} | "
+                  f"{mo:.0f} | {mt:.0f} | {pct(mt, mo)} |")
     print()
+    # kswapd.ahead under the recorded policy, run by run
+    within = 0
+    for name, w, path, k, steal in runs:
+        m = kv(run("replay", "-q", "--mode", "simulate", "--set", "kswapd.ahead=1", path))
+        within += abs(m["numa_miss"] - k["numa_miss"]) <= 0.05 * k["numa_miss"] and \
+            abs(m["node0.numa_hit"] - k["node0.numa_hit"]) <= 0.05 * k["node0.numa_hit"]
+    print(f"kswapd.ahead=1 under the recorded policy: {within} of {len(runs)} runs with both within 5%\n")
 
 if "wake-latency" in sections:
     # kswapd.wake_latency_us: how long after a wake kswapd's run starts (wakes in between merge);

@@ -222,6 +222,41 @@ static int follow_sections(struct ps_replay *r, const struct ps_event *ev)
 	return prev;
 }
 
+/*
+ * zone_locked takes a block of free and pcp pieces: the pcp pieces were freed
+ * straight to the buddy (6.1+ free_unref_page falls back to free_one_page,
+ * with no mm_page_pcpu_drain, when the pcp trylock fails) and merged with
+ * the free ones.  Puts them there and returns 1 if the block at @idx is then
+ * free whole; 0, changing nothing, if any piece is neither free nor on a list.
+ */
+static int resync_free_or_pcp(struct ps_replay *r, struct ps_zone *z, uint32_t idx, int order)
+{
+	uint32_t end = idx + (1u << order), h;
+	int k, any = 0;
+
+	for (uint32_t q = idx; q < end; q = h + (1u << k)) {
+		int kind = ps_zone_block_of(z, q, &h, &k);
+
+		if ((kind != PG_FREE && kind != PG_PCP) || h < idx || h + (1u << k) > end)
+			return 0;
+		any |= kind == PG_PCP;
+	}
+	if (!any)
+		return 0;
+	for (uint32_t q = idx, next; q < end; q = next) {
+		int kind = ps_zone_block_of(z, q, &h, &k);
+
+		next = h + (1u << k);	/* the block holds q (a merge may start it before q) */
+		if (kind != PG_PCP)
+			continue;
+		r->pcp_resyncs++;
+		ps_zone_pcp_add(z, -(int64_t)(1u << k));
+		ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
+		ps_free_one_page(z, h, k, ps_pageblock_mt(z, h), 0);
+	}
+	return ps_zone_block_of(z, idx, &h, &k) == PG_FREE && k >= order;
+}
+
 void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	const struct ps_profile *p = r->o.profile;
@@ -266,6 +301,8 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 			ps_zone_pcp_add(z, -(int64_t)(1u << k));
 			ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
 			ps_free_one_page(z, h, k, ps_pageblock_mt(z, h), 0);
+			ps_zone_take_free(z, idx, ev->order);
+		} else if (resync_free_or_pcp(r, z, idx, ev->order)) {
 			ps_zone_take_free(z, idx, ev->order);
 		} else {
 			rp_defect(r, PS_DEF_ALLOC_NOT_FREE, ev, "zone_locked takes a block the model does not hold as free");

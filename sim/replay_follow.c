@@ -227,7 +227,8 @@ static int follow_sections(struct ps_replay *r, const struct ps_event *ev)
  * straight to the buddy (6.1+ free_unref_page falls back to free_one_page,
  * with no mm_page_pcpu_drain, when the pcp trylock fails) and merged with
  * the free ones.  Puts them there and returns 1 if the block at @idx is then
- * free whole; 0, changing nothing, if any piece is neither free nor on a list.
+ * free whole; 0, changing nothing, if any piece is neither free nor on a list;
+ * -1 if the pieces went to the buddy but did not merge into the block.
  */
 static int resync_free_or_pcp(struct ps_replay *r, struct ps_zone *z, uint32_t idx, int order)
 {
@@ -254,7 +255,7 @@ static int resync_free_or_pcp(struct ps_replay *r, struct ps_zone *z, uint32_t i
 		ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
 		ps_free_one_page(z, h, k, ps_pageblock_mt(z, h), 0);
 	}
-	return ps_zone_block_of(z, idx, &h, &k) == PG_FREE && k >= order;
+	return ps_zone_block_of(z, idx, &h, &k) == PG_FREE && k >= order ? 1 : -1;
 }
 
 void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
@@ -262,7 +263,7 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 	const struct ps_profile *p = r->o.profile;
 	struct ps_zone *z;
 	uint32_t idx, h;
-	int k, kind, kswapd_node, after;
+	int k, kind, kswapd_node, after, resync;
 
 	if (ev->ts_ns >= r->vm_next_ns)
 		rp_vmstat_tick(r, ev->ts_ns);
@@ -302,9 +303,11 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 			ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
 			ps_free_one_page(z, h, k, ps_pageblock_mt(z, h), 0);
 			ps_zone_take_free(z, idx, ev->order);
-		} else if (resync_free_or_pcp(r, z, idx, ev->order)) {
+		} else if ((resync = resync_free_or_pcp(r, z, idx, ev->order)) > 0) {
 			ps_zone_take_free(z, idx, ev->order);
 		} else {
+			if (resync < 0)		/* the pieces moved: look again */
+				kind = ps_zone_block_of(z, idx, &h, &k);
 			rp_defect(r, PS_DEF_ALLOC_NOT_FREE, ev, "zone_locked takes a block the model does not hold as free");
 			if (kind == PG_PCP)
 				ps_zone_pcp_add(z, -(int64_t)(1u << k));

@@ -223,12 +223,13 @@ static int follow_sections(struct ps_replay *r, const struct ps_event *ev)
 }
 
 /*
- * zone_locked takes a block of free and pcp pieces: the pcp pieces were freed
- * straight to the buddy (6.1+ free_unref_page falls back to free_one_page,
- * with no mm_page_pcpu_drain, when the pcp trylock fails) and merged with
- * the free ones.  Puts them there and returns 1 if the block at @idx is then
- * free whole; 0, changing nothing, if any piece is neither free nor on a list;
- * -1 if the pieces went to the buddy but did not merge into the block.
+ * zone_locked takes a block that is part of a larger pcp block, or made of
+ * free and pcp pieces: the pcp blocks were freed straight to the buddy (6.1+
+ * free_unref_page falls back to free_one_page, with no mm_page_pcpu_drain,
+ * when the pcp trylock fails) and merged.  Puts them there and returns 1 if
+ * the block at @idx is then free whole; 0, changing nothing, if any piece is
+ * neither free nor on a list (or a free piece reaches outside the block); -1
+ * if the pieces went to the buddy but did not merge into the block.
  */
 static int resync_free_or_pcp(struct ps_replay *r, struct ps_zone *z, uint32_t idx, int order)
 {
@@ -237,8 +238,10 @@ static int resync_free_or_pcp(struct ps_replay *r, struct ps_zone *z, uint32_t i
 
 	for (uint32_t q = idx; q < end; q = h + (1u << k)) {
 		int kind = ps_zone_block_of(z, q, &h, &k);
+		int inside = h >= idx && h + (1u << k) <= end;
+		int holds = h <= idx && h + (1u << k) >= end;	/* a pcp block may hold the whole block */
 
-		if ((kind != PG_FREE && kind != PG_PCP) || h < idx || h + (1u << k) > end)
+		if (!(kind == PG_FREE && inside) && !(kind == PG_PCP && (inside || holds)))
 			return 0;
 		any |= kind == PG_PCP;
 	}
@@ -296,13 +299,6 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 			/* freed straight to the buddy (pcp trylock failed) without our knowing */
 			r->pcp_resyncs++;
 			ps_zone_pcp_add(z, -(int64_t)(1u << k));
-		} else if (kind == PG_PCP && k > ev->order) {
-			/* a larger pcp block freed straight to the buddy: put it there, then take */
-			r->pcp_resyncs++;
-			ps_zone_pcp_add(z, -(int64_t)(1u << k));
-			ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
-			ps_free_one_page(z, h, k, ps_pageblock_mt(z, h), 0);
-			ps_zone_take_free(z, idx, ev->order);
 		} else if ((resync = resync_free_or_pcp(r, z, idx, ev->order)) > 0) {
 			ps_zone_take_free(z, idx, ev->order);
 		} else {

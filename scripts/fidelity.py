@@ -107,13 +107,32 @@ if "follow" in sections:
               f"{pa} / {pk} ({pct(pa, pk)}) |")
     print()
 
+def kernel_from_check(path):
+    # the kernel's own deltas, stored in a pagesim file: column 3 of `stat --check`
+    d = {}
+    for line in run("stat", "-q", "--check", path).splitlines():
+        p = line.split()
+        if len(p) >= 3 and not line.startswith("#"):
+            try:
+                d[p[0]] = int(p[2])
+            except ValueError:
+                pass
+    return d
+
+REPEATS = os.path.join(a.testdata, "numa2-repeats")
+
+def repeats():
+    # testdata/numa2-repeats: (run name, pagesim file), by name
+    return [(x[:-4], os.path.join(REPEATS, x)) for x in sorted(os.listdir(REPEATS)) if x.endswith(".pgs")] \
+        if os.path.isdir(REPEATS) else []
+
+def both_within_5(m, k):
+    return all(abs(m[c] - k[c]) <= 0.05 * k[c] for c in ("numa_miss", "node0.numa_hit"))
+
 if "pcp" in sections:
     print("| run | refills: model / trace | drains: model / trace |")
     print("|---|---|---|")
-    rep = os.path.join(a.testdata, "numa2-repeats")
-    reps = sorted(x[:-4] for x in os.listdir(rep) if x.endswith(".pgs")) if os.path.isdir(rep) else []
-    for t in shared + own + reps:
-        src = os.path.join(rep, t + ".pgs") if t in reps else os.path.join(tpath(t), "trace.dat")
+    for t, src in [(t, os.path.join(tpath(t), "trace.dat")) for t in shared + own] + repeats():
         f = kv(run("replay", "-q", "--mode", "follow", src))
         print(f"| {t} | {f['model_pcp_refills']} / {f['trace_pcp_refill_sections']} ({pct(f['model_pcp_refills'], f['trace_pcp_refill_sections'])}) | "
               f"{f['model_pcp_drains']} / {f['trace_pcp_drain_sections']} ({pct(f['model_pcp_drains'], f['trace_pcp_drain_sections'])}) |")
@@ -206,31 +225,18 @@ if "wsf-sweep" in sections:
                                              f"{v['model_kswapd_reclaimed_pages.node0']})" for v in m) + " |")
     print()
 
-def kernel_from_check(path):
-    # the kernel's own deltas, stored in a pagesim file: column 3 of `stat --check`
-    d = {}
-    for line in run("stat", "-q", "--check", path).splitlines():
-        p = line.split()
-        if len(p) >= 3 and not line.startswith("#"):
-            try:
-                d[p[0]] = int(p[2])
-            except ValueError:
-                pass
-    return d
-
 if "repeats" in sections:
     # testdata/numa2-repeats: the same workload recorded again at several wsf values
-    rep = os.path.join(a.testdata, "numa2-repeats")
     tsv = {}
-    for line in open(os.path.join(rep, "kernel-vmstat.tsv")).read().splitlines()[1:]:
+    for line in open(os.path.join(REPEATS, "kernel-vmstat.tsv")).read().splitlines()[1:]:
         f = line.split("\t")
         tsv[f[0]] = {"wsf": int(f[1]), "pgsteal_kswapd": int(f[2])}
     runs = []   # (name, wsf, trace path, kernel deltas, kernel pgsteal_kswapd)
     for t, w in (("numa2-base", 10), ("numa2-wsf200", 200)):
         if t in shared:
-            runs.append((t, w, os.path.join(tpath(t), "trace.dat"), kernel_delta(tpath(t)), kernel_delta(tpath(t))["pgsteal_kswapd"]))
-    for name in sorted(tsv, key=lambda n: (tsv[n]["wsf"], n)):
-        path = os.path.join(rep, name + ".pgs")
+            k = kernel_delta(tpath(t))
+            runs.append((t, w, os.path.join(tpath(t), "trace.dat"), k, k["pgsteal_kswapd"]))
+    for name, path in repeats():
         runs.append((name, tsv[name]["wsf"], path, kernel_from_check(path), tsv[name]["pgsteal_kswapd"]))
     runs.sort(key=lambda r: (r[1], r[0]))
     print("| run | wsf | kernel numa_miss | kernel pgsteal_kswapd | simulate numa_miss | diff | kernel node0 numa_hit | simulate | diff | model kswapd0 awake ms, pages |")
@@ -238,8 +244,7 @@ if "repeats" in sections:
     within = 0
     for name, w, path, k, steal in runs:
         m = kv(run("replay", "-q", "--mode", "simulate", path))
-        within += abs(m["numa_miss"] - k["numa_miss"]) <= 0.05 * k["numa_miss"] and \
-            abs(m["node0.numa_hit"] - k["node0.numa_hit"]) <= 0.05 * k["node0.numa_hit"]
+        within += both_within_5(m, k)
         print(f"| {name} | {w} | {k['numa_miss']} | {steal} | {m['numa_miss']} | {pct(m['numa_miss'], k['numa_miss'])} | "
               f"{k['node0.numa_hit']} | {m['node0.numa_hit']} | {pct(m['node0.numa_hit'], k['node0.numa_hit'])} | "
               f"{m['model_kswapd_awake_ms.node0']}, {m['model_kswapd_reclaimed_pages.node0']} |")
@@ -262,19 +267,15 @@ if "repeats" in sections:
     # kswapd.ahead under the recorded policy, run by run
     within = 0
     for name, w, path, k, steal in runs:
-        m = kv(run("replay", "-q", "--mode", "simulate", "--set", "kswapd.ahead=1", path))
-        within += abs(m["numa_miss"] - k["numa_miss"]) <= 0.05 * k["numa_miss"] and \
-            abs(m["node0.numa_hit"] - k["node0.numa_hit"]) <= 0.05 * k["node0.numa_hit"]
+        within += both_within_5(kv(run("replay", "-q", "--mode", "simulate", "--set", "kswapd.ahead=1", path)), k)
     print(f"kswapd.ahead=1 under the recorded policy: {within} of {len(runs)} runs with both within 5%\n")
 
 if "wake-latency" in sections:
     # kswapd.wake_latency_us: how long after a wake kswapd's run starts (wakes in between merge);
     # simulate-mode numa_miss against the kernel's, on the shared 2-node runs and the repeats
     lats = [0, 500, 1000, 2000, 4000]
-    rep = os.path.join(a.testdata, "numa2-repeats")
     srcs = [(t, os.path.join(tpath(t), "trace.dat"), kernel_delta(tpath(t))) for t in shared if t.startswith("numa2")]
-    srcs += [(x[:-4], os.path.join(rep, x), kernel_from_check(os.path.join(rep, x)))
-             for x in sorted(os.listdir(rep)) if x.endswith(".pgs")] if os.path.isdir(rep) else []
+    srcs += [(name, path, kernel_from_check(path)) for name, path in repeats()]
     print("| run | kernel numa_miss | " + " | ".join(f"{l} us" for l in lats) + " |")
     print("|---|---|" + "---|" * len(lats))
     within = [0] * len(lats)

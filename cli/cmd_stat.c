@@ -149,6 +149,7 @@ int cmd_stat(int argc, char **argv)
 		int pb = ps_reader_pageblock_order(in.reader);
 
 		ps_counters_init(c, &in.machine, in.sysroot[0] || pb < 0 ? in.pageblock_order : pb);
+		c->numa_rule = ps_numa_stat_rule_for_kver(ps_reader_kver(in.reader));
 	}
 	while ((r = ps_reader_next_batch(in.reader, &evs, &err)) > 0)
 		ps_counters_batch(c, evs, r);

@@ -76,6 +76,7 @@ struct ps_zone {
 	long wmark_min, wmark_low, wmark_high, watermark_boost;
 	long lowmem_reserve[PS_ZONE_NR];	/* by class zone type */
 	long boost_factor;			/* vm.watermark_boost_factor */
+	long nr_alloc_batch;			/* NR_ALLOC_BATCH: the fair zone policy's (<= 4.7) */
 	uint64_t managed;
 	/* model counters */
 	uint64_t lock_acquisitions;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../trace/kver.h"
 #include "counters.h"
 
 const char *const ps_extfrag_names[PS_XF_NR] = {
@@ -28,8 +29,17 @@ void ps_counters_init(struct ps_counters *c, const struct ps_machine *m, int pag
 	memset(c, 0, sizeof(*c));
 	c->m = m;
 	c->pageblock_order = pageblock_order;
-	if (m)
+	if (m) {
 		ps_zone_table_init(&c->zt, m);
+		c->numa_rule = ps_numa_stat_rule_for_kver(m->kver);
+	}
+}
+
+int ps_numa_stat_rule_for_kver(int kver)
+{
+	if (kver == PS_KVER_UNKNOWN || kver >= PS_KVER(4, 10, 0))
+		return PS_NUMA_STAT_PREF;
+	return kver >= PS_KVER(4, 7, 0) ? PS_NUMA_STAT_LOCAL_BUG : PS_NUMA_STAT_PREF_OTHERNODE;
 }
 
 static void count_extfrag(struct ps_counters *c, const struct ps_event *ev)
@@ -73,12 +83,17 @@ static void outside(struct ps_counters *c, const struct ps_event *ev)
 
 /*
  * An allocation served from zone @zd: pgalloc by zone type, and numastat
- * (hit/miss against the preferred node: the allocating CPU's, or the zone's
- * own for __GFP_THISNODE; local/other against the CPU's node), per call.
+ * (zone_statistics), per call.  The preferred node is the allocating CPU's,
+ * or the zone's own for __GFP_THISNODE.  PREF (4.10+): hit/miss against the
+ * preferred node, local/other against the CPU's; PREF_OTHERNODE (<= 4.6):
+ * the same, but __GFP_OTHER_NODE judges local/other against the preferred
+ * node; LOCAL_BUG (4.7-4.9): hit/miss against the CPU's node (the preferred
+ * with __GFP_OTHER_NODE), a hit counts local (other with __GFP_OTHER_NODE),
+ * a miss neither.
  */
 static inline void count_alloc(struct ps_counters *c, const struct ps_zone_desc *zd, const struct ps_event *ev)
 {
-	int cpu_node = ps_machine_cpu_node(c->m, ev->cpu), znode = zd->node, pref;
+	int cpu_node = ps_machine_cpu_node(c->m, ev->cpu), znode = zd->node, pref, local, other_node;
 
 	if (__builtin_expect(cpu_node < 0, 0)) {
 		c->cpu_without_node++;
@@ -86,7 +101,9 @@ static inline void count_alloc(struct ps_counters *c, const struct ps_zone_desc 
 	}
 	c->pgalloc[zd->type] += 1ull << ev->order;
 	pref = (ev->gfp & PS_GFP_THISNODE) ? znode : cpu_node;
-	if (znode == pref) {
+	other_node = c->numa_rule != PS_NUMA_STAT_PREF && (ev->gfp & PS_GFP_OTHER_NODE);
+	local = other_node ? pref : cpu_node;
+	if (znode == (c->numa_rule == PS_NUMA_STAT_LOCAL_BUG ? local : pref)) {
 		c->numa_hit++;
 		c->node[znode].numa_hit++;
 	} else {
@@ -94,8 +111,10 @@ static inline void count_alloc(struct ps_counters *c, const struct ps_zone_desc 
 		c->node[znode].numa_miss++;
 		c->numa_foreign++;
 		c->node[pref].numa_foreign++;
+		if (c->numa_rule == PS_NUMA_STAT_LOCAL_BUG)
+			return;
 	}
-	if (znode == cpu_node) {
+	if (znode == local && !(c->numa_rule == PS_NUMA_STAT_LOCAL_BUG && other_node)) {
 		c->numa_local++;
 		c->node[znode].local_node++;
 	} else {

@@ -11,6 +11,10 @@
  *    choice), or the page's own node for __GFP_THISNODE requests, which
  *    cannot fall back.  foreign is charged to the preferred node.
  *  - local/other are judged against the allocating CPU's node.
+ *  - per version (numa_rule): 4.7-4.9 judged hit/miss against the CPU's
+ *    node and counted no local/other on a miss (zone_statistics' regression,
+ *    fixed in 4.10); up to 4.9 __GFP_OTHER_NODE (khugepaged) put the
+ *    preferred node in the CPU's place.
  *  - numa_interleave / interleave_hit need the task's mempolicy, which no
  *    kmem event carries: they stay 0 when counted from a trace.
  *  - mm_page_free_batched is an annotation of a free that mm_page_free
@@ -49,9 +53,17 @@ enum ps_extfrag_row {
 
 extern const char *const ps_extfrag_names[PS_XF_NR];
 
+/* zone_statistics' rule, per kernel version (kernel-numa-pcp.md 2.4-2.5) */
+enum ps_numa_stat_rule {
+	PS_NUMA_STAT_PREF,		/* 4.10+ */
+	PS_NUMA_STAT_PREF_OTHERNODE,	/* <= 4.6 */
+	PS_NUMA_STAT_LOCAL_BUG,		/* 4.7-4.9 */
+};
+
 struct ps_counters {
 	const struct ps_machine *m;
 	int pageblock_order;
+	int numa_rule;			/* enum ps_numa_stat_rule; PREF unless set */
 	uint64_t numa_hit, numa_miss, numa_foreign, numa_interleave, numa_local, numa_other;
 	uint64_t pgalloc[PS_ZONE_NR];
 	uint64_t pgfree, pgfree_batched_pages;
@@ -68,6 +80,9 @@ struct ps_counters {
 };
 
 void ps_counters_init(struct ps_counters *c, const struct ps_machine *m, int pageblock_order);
+
+/* The rule of kernel release @kver (PS_KVER); PREF when unknown. */
+int ps_numa_stat_rule_for_kver(int kver);
 
 /* Counts one trace event. */
 void ps_counters_event(struct ps_counters *c, const struct ps_event *ev);

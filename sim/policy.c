@@ -62,8 +62,8 @@ int ps_policy_set(struct ps_policy *p, const char *key, const char *value, const
 		if (i == 0) {
 			p->profile = ps_profile_by_name(value);
 			if (!p->profile)
-				return ps_err(err, "%s: kernel '%s' is neither a profile (4.0 4.4 4.10 4.12 4.13 5.0 5.1 5.10 6.10 6.15 6.18) nor a release",
-					      where, value);
+				return ps_err(err, "%s: kernel '%s' is neither a profile (%s) nor a release",
+					      where, value, ps_profile_names());
 			return 0;
 		}
 		errno = 0;

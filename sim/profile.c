@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdio.h>
 #include <string.h>
 
 #include "../trace/kver.h"
+#include "counters.h"
 #include "profile.h"
 
 #define K(a, b) PS_KVER(a, b, 0)
@@ -10,11 +12,22 @@
 static const struct ps_profile p40 = {
 	"4.0", K(4, 0), KMAX(4, 3), "largest-first fallback, RESERVE blocks, claim if >= 256 free",
 	.fallback = PS_FB_STEAL_RETURN, .old_mt = 1, .merge = PS_MERGE_ISOLATE_CAP, .pcp_mt_cache = 1,
-	.hotcold = 1,
+	.hotcold = 1, .fair = 1, .kswapd_per_zone = 1, .numa_stat = PS_NUMA_STAT_PREF_OTHERNODE,
 };
 static const struct ps_profile p44 = {
-	"4.4", K(4, 4), KMAX(4, 9), "HIGHATOMIC replaces RESERVE; isolate merge check from ~4.6",
+	"4.4", K(4, 4), KMAX(4, 6), "HIGHATOMIC replaces RESERVE; isolate merge check from ~4.6",
 	.fallback = PS_FB_STEAL_RETURN, .merge = PS_MERGE_ISOLATE_CHECK, .pcp_mt_cache = 1, .hotcold = 1,
+	.fair = 1, .kswapd_per_zone = 1, .numa_stat = PS_NUMA_STAT_PREF_OTHERNODE,
+};
+static const struct ps_profile p47 = {
+	"4.7", K(4, 7), KMAX(4, 7), "as 4.4; numastat judged against the CPU's node (to 4.9)",
+	.fallback = PS_FB_STEAL_RETURN, .merge = PS_MERGE_ISOLATE_CHECK, .pcp_mt_cache = 1, .hotcold = 1,
+	.fair = 1, .kswapd_per_zone = 1, .numa_stat = PS_NUMA_STAT_LOCAL_BUG,
+};
+static const struct ps_profile p48 = {
+	"4.8", K(4, 8), KMAX(4, 9), "node-based reclaim: no fair zone policy, kswapd balances the node",
+	.fallback = PS_FB_STEAL_RETURN, .merge = PS_MERGE_ISOLATE_CHECK, .pcp_mt_cache = 1, .hotcold = 1,
+	.numa_stat = PS_NUMA_STAT_LOCAL_BUG,
 };
 static const struct ps_profile p410 = {
 	"4.10", K(4, 10), KMAX(4, 11), "no stealing from HIGHATOMIC blocks",
@@ -67,8 +80,21 @@ static const struct ps_profile p618 = {
 };
 
 const struct ps_profile *const ps_profiles[] = {
-	&p40, &p44, &p410, &p412, &p413, &p50, &p51, &p510, &p610, &p615, &p618, NULL,
+	&p40, &p44, &p47, &p48, &p410, &p412, &p413, &p50, &p51, &p510, &p610, &p615, &p618, NULL,
 };
+
+const char *ps_profile_names(void)
+{
+	static char buf[128];
+
+	if (!buf[0])
+		for (int i = 0; ps_profiles[i]; i++) {
+			size_t l = strlen(buf);
+
+			snprintf(buf + l, sizeof(buf) - l, "%s%s", i ? " " : "", ps_profiles[i]->name);
+		}
+	return buf;
+}
 
 const struct ps_profile *ps_profile_for_kver(int kver)
 {

@@ -44,10 +44,16 @@ struct ps_profile {
 	int defrag_mode;	/* 6.15+: vm.defrag_mode available */
 	int hotcold;		/* <= 4.14: cold frees at the pcp tail */
 	int pcp_drain_from_freed; /* 5.19+: drain starts at the freed page's list */
+	int fair;		/* <= 4.7: fair zone allocation policy (NR_ALLOC_BATCH) */
+	int kswapd_per_zone;	/* <= 4.7: kswapd balances every zone up to the class zone */
+	int numa_stat;		/* enum ps_numa_stat_rule (counters.h) */
 };
 
 /* All profiles, oldest first; NULL-terminated. */
 extern const struct ps_profile *const ps_profiles[];
+
+/* The profiles' names, oldest first, separated by spaces ("4.0 4.4 ... 6.18"). */
+const char *ps_profile_names(void);
 
 /* The profile covering kernel release @kver (PS_KVER); the newest if unknown or newer. */
 const struct ps_profile *ps_profile_for_kver(int kver);

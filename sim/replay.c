@@ -413,6 +413,7 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 	}
 	ps_counters_init(&r->cnt, m, m->pageblock_order);
 	ps_counters_init(&r->inv, m, m->pageblock_order);
+	r->cnt.numa_rule = r->inv.numa_rule = o->profile->numa_stat;	/* zone_statistics of the profile's kernel */
 	build_node_order(r);
 	build_cpu_map(r, o);
 	for (int n = 0; n < PS_MAX_NODES; n++)
@@ -424,6 +425,10 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 	build_nofrag_node(r);
 	if (o->mode == PS_REPLAY_SIMULATE) {
 		const struct ps_policy *pol = &r->o.policy;
+
+		/* the fair zone policy's batches start full, as after setup_per_zone_wmarks */
+		for (int i = 0; i < r->nr_zones && o->profile->fair; i++)
+			r->zones[i].nr_alloc_batch = r->zones[i].wmark_high - r->zones[i].wmark_low;
 
 		/* the dirty limits: node_dirty_ok from 4.8, zone_dirty_ok before */
 		if (ps_dirty_init(&r->dirty, r->zones, r->nr_zones, r->total_pages,

@@ -61,6 +61,7 @@ struct ps_replay {
 	uint64_t invisible_replayed;		/* simulate: bulk allocations replayed (simulate_invisible) */
 	uint64_t untraced_buddy_allocs, pcp_resyncs, isolated_pages;
 	uint64_t sim_alloc_failed, sim_skipped_failed, sim_wmark_ignored;
+	uint64_t fair_skipped, fair_resets;	/* the fair zone policy (<= 4.7): depleted zones passed over, batch resets */
 	uint64_t capped_blocks, placed_blocks, placed_pages, unplaced_blocks;
 	int verbose_left;
 	int nr_cpus;

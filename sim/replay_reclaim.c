@@ -95,9 +95,14 @@ int rp_zone_ok(const struct ps_zone *z, int order, int pass, int classzone, uint
  * of that order on a list, 4.4+); a node with no such zone needs no
  * balancing.
  */
+static int zones_balanced(struct ps_replay *r, int node, int classzone, int order, int quarter);
+
 static int node_balanced(struct ps_replay *r, int node, int classzone, int order)
 {
 	int eligible = 0;
+
+	if (r->o.profile->kswapd_per_zone)
+		return zones_balanced(r, node, classzone, order, order > 0);
 
 	for (int zi = 0; zi < r->nr_zones; zi++) {
 		const struct ps_zone *z = &r->zones[zi];
@@ -109,6 +114,29 @@ static int node_balanced(struct ps_replay *r, int node, int classzone, int order
 			return 1;
 	}
 	return !eligible;
+}
+
+/*
+ * Zone-based kswapd (<= 4.7): the node is balanced when every zone up to
+ * the class zone passes WMARK_HIGH at @order, or with @quarter (an order > 0
+ * run's pgdat_balanced) when the zones that pass hold a quarter of those
+ * zones' managed pages.  Zones the kernel would deem unreclaimable are not
+ * told apart.
+ */
+static int zones_balanced(struct ps_replay *r, int node, int classzone, int order, int quarter)
+{
+	uint64_t managed = 0, balanced = 0;
+
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		const struct ps_zone *z = &r->zones[zi];
+
+		if (z->node != node || !z->managed || z->type > classzone)
+			continue;
+		managed += z->managed;
+		if (wmark_ok(z, order, z->wmark_high + (long)z->watermark_boost, classzone, 0))
+			balanced += z->managed;
+	}
+	return quarter ? balanced * 4 >= managed : balanced == managed;
 }
 
 /* The node's boosts summed; non-zero: pgdat_watermark_boosted (5.0+). */
@@ -188,8 +216,10 @@ void rp_wake_kswapd(struct ps_replay *r, int node, int classzone, int order, uin
 		k->req_zoneidx = classzone;
 	if (k->req_order < order)
 		k->req_order = order;
+	/* up to 4.7 one wake per zone: any zone of the node short of its high watermark wakes */
 	if ((k->awake && !k->napping) || k->failures >= PS_MAX_RECLAIM_RETRIES ||
-	    (node_balanced(r, node, classzone, order) && !node_boost(r, node)))
+	    ((r->o.profile->kswapd_per_zone ? zones_balanced(r, node, classzone, order, 0) :
+	      node_balanced(r, node, classzone, order)) && !node_boost(r, node)))
 		return;
 	if (k->napping) {
 		k->hit_quickly_low++;

@@ -98,6 +98,37 @@ uint32_t rp_take(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int
 	}
 }
 
+/*
+ * The fair zone allocation policy (3.12-4.7): the preferred zone's node,
+ * whose zones share the fast path in batches of high - low pages
+ * (NR_ALLOC_BATCH); -1 when the zonelist has no zone up to @high.
+ */
+static int fair_node(const struct ps_replay *r, int node, int thisnode, int high)
+{
+	int nr = thisnode ? 1 : r->nr_node_order[node];
+
+	for (int ni = 0; ni < nr; ni++) {
+		int n = thisnode ? node : r->node_order[node][ni];
+
+		for (int t = high; t >= 0 && n < PS_MAX_NODES; t--)
+			if (r->node_zone[n][t] >= 0)
+				return n;
+	}
+	return -1;
+}
+
+/* reset_alloc_batches: the preferred node's zones up to @high get high - low again. */
+static void fair_reset(struct ps_replay *r, int node, int high)
+{
+	for (int t = high; t >= 0; t--) {
+		int zi = r->node_zone[node][t];
+
+		if (zi >= 0)
+			r->zones[zi].nr_alloc_batch = r->zones[zi].wmark_high - r->zones[zi].wmark_low;
+	}
+	r->fair_resets++;
+}
+
 /* Tries the zonelist of @node for zone types <= @high; returns the zone or NULL. */
 struct ps_zone *rp_walk(struct ps_replay *r, int cpu, int node, int thisnode, int high, int order, int mt,
 			    uint32_t gfp, uint32_t *idx)
@@ -125,15 +156,24 @@ struct ps_zone *rp_walk(struct ps_replay *r, int cpu, int node, int thisnode, in
 			}
 		}
 		/*
-		 * The fast path walks first with ALLOC_NOFRAGMENT, and starts
+		 * The fast path walks first with ALLOC_NOFRAGMENT (5.1+) or
+		 * ALLOC_FAIR (<= 4.7), each confined to one node, and starts
 		 * again without it on reaching a remote node or the end of
-		 * the zonelist (get_page_from_freelist's retry).
+		 * the zonelist (get_page_from_freelist's retry).  The fair
+		 * walk passes over depleted zones; having passed one, it
+		 * refills the node's batches first.
 		 */
-		for (int nofrag = pass == 0 && local >= 0; nofrag >= 0; nofrag--) {
+		int fair = pass == 0 && r->o.profile->fair;
+		int first = fair ? (node >= 0 && node < PS_MAX_NODES && high >= 0 && high < PS_ZONE_NR ?
+				    fair_node(r, node, thisnode, high) : -1) : pass == 0 ? local : -1;
+
+		for (int confined = first >= 0; confined >= 0; confined--) {
+			int skipped = 0;
+
 			for (int ni = 0; ni < nr; ni++) {
 				int n = thisnode ? node : r->node_order[node][ni];
 
-				if (nofrag && n != local)
+				if (confined && n != first)
 					break;
 				for (int t = high; t >= 0; t--) {
 					int zi = n < PS_MAX_NODES ? r->node_zone[n][t] : -1;
@@ -143,6 +183,11 @@ struct ps_zone *rp_walk(struct ps_replay *r, int cpu, int node, int thisnode, in
 					if (zi < 0)
 						continue;
 					z = &r->zones[zi];
+					if (confined && fair && z->nr_alloc_batch <= 0) {
+						skipped = 1;	/* ZONE_FAIR_DEPLETED */
+						r->fair_skipped++;
+						continue;
+					}
 					/* spread_dirty_pages: the fast path skips a node (zone) over its dirty limit */
 					if (pass == 0 && (gfp & PS_GFP_WRITE) && !ps_dirty_ok(&r->dirty, r->zones, zi)) {
 						r->dirty.skips++;
@@ -153,7 +198,7 @@ struct ps_zone *rp_walk(struct ps_replay *r, int cpu, int node, int thisnode, in
 						continue;
 					z->now_ns = r->now_ns;
 					z->now_cpu = cpu;
-					z->nofragment = nofrag || (defrag && pass < 2);
+					z->nofragment = (confined && !fair) || (defrag && pass < 2);
 					boosts = z->boosts;
 					*idx = rp_take(r, z, cpu, order, mt, highatomic_request(r, gfp, order, pass));
 					z->nofragment = 0;
@@ -163,10 +208,14 @@ struct ps_zone *rp_walk(struct ps_replay *r, int cpu, int node, int thisnode, in
 					if (*idx != PS_NIL) {
 						if (pass == 2)
 							r->sim_wmark_ignored++;
+						if (r->o.profile->fair)
+							z->nr_alloc_batch -= 1l << order;	/* every page taken, any pass */
 						return z;
 					}
 				}
 			}
+			if (skipped)
+				fair_reset(r, first, high);
 		}
 	}
 	return NULL;

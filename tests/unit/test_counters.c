@@ -6,12 +6,16 @@
  * DMA32 covering another node's range), gaps between zones, and a layout
  * so large that one chunk holds several zones.  And ps_counters_batch()
  * counts as ps_counters_event() one event at a time does, on random events
- * of every kind, unusual ones included.
+ * of every kind, unusual ones included.  And numastat per version
+ * (zone_statistics): 4.10+, <= 4.6 with __GFP_OTHER_NODE, and 4.7-4.9's
+ * rule that judged hit/miss against the CPU's node.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../sim/counters.h"
+#include "../../trace/kver.h"
 #include "check.h"
 
 static void add_zone(struct ps_machine *m, int node, int type, uint64_t start, uint64_t spanned)
@@ -61,6 +65,69 @@ static void compare(const struct ps_machine *m, uint64_t end, uint64_t step)
 	CHECK_EQ(bad, 0);
 	CHECK_EQ(c.pfn_outside_zones, outside);
 	CHECK(outside < end / step);	/* the layout is not empty */
+}
+
+/*
+ * One allocation by CPU @cpu of a page of node @page_node with @gfp, counted
+ * under @kver's rule; returns the node's and the totals' counters as the
+ * string "hit miss foreign local other", the foreign charged where it goes.
+ */
+static const char *numastat(const struct ps_machine *m, int kver, int cpu, int page_node, uint32_t gfp)
+{
+	static struct ps_counters c;
+	static char buf[128];
+	struct ps_event ev = { .type = PS_EV_ALLOC, .cpu = cpu, .gfp = gfp };
+
+	ps_counters_init(&c, m, 9);
+	c.numa_rule = ps_numa_stat_rule_for_kver(kver);
+	ev.pfn = page_node ? 1000 + 1 : 1;
+	ps_counters_event(&c, &ev);
+	snprintf(buf, sizeof(buf), "%llu %llu %llu %llu %llu | n%d: %llu %llu %llu %llu | foreign n0 %llu n1 %llu",
+		 (unsigned long long)c.numa_hit, (unsigned long long)c.numa_miss,
+		 (unsigned long long)c.numa_foreign, (unsigned long long)c.numa_local,
+		 (unsigned long long)c.numa_other, page_node,
+		 (unsigned long long)c.node[page_node].numa_hit, (unsigned long long)c.node[page_node].numa_miss,
+		 (unsigned long long)c.node[page_node].local_node, (unsigned long long)c.node[page_node].other_node,
+		 (unsigned long long)c.node[0].numa_foreign, (unsigned long long)c.node[1].numa_foreign);
+	return buf;
+}
+
+#define CHECK_STR(a, b) do { const char *a_ = (a); CHECK(!strcmp(a_, (b))); \
+	if (strcmp(a_, (b))) fprintf(stderr, "  got '%s'\n  want '%s'\n", a_, (b)); } while (0)
+
+static void test_numa_rules(void)
+{
+	static struct ps_machine m;
+	const int v46 = PS_KVER(4, 4, 0), v47 = PS_KVER(4, 9, 0), v410 = PS_KVER(6, 1, 0);
+	const uint32_t thisnode = PS_GFP_THISNODE, other = PS_GFP_OTHER_NODE;
+
+	ps_machine_init(&m);
+	add_zone(&m, 0, PS_ZONE_NORMAL, 0, 1000);
+	add_zone(&m, 1, PS_ZONE_NORMAL, 1000, 1000);
+	m.nr_cpus = 2;
+	m.cpu_node[0] = 0;
+	m.cpu_node[1] = 1;
+	CHECK_EQ(ps_numa_stat_rule_for_kver(v46), PS_NUMA_STAT_PREF_OTHERNODE);
+	CHECK_EQ(ps_numa_stat_rule_for_kver(PS_KVER(4, 7, 0)), PS_NUMA_STAT_LOCAL_BUG);
+	CHECK_EQ(ps_numa_stat_rule_for_kver(v47), PS_NUMA_STAT_LOCAL_BUG);
+	CHECK_EQ(ps_numa_stat_rule_for_kver(PS_KVER(4, 10, 0)), PS_NUMA_STAT_PREF);
+	CHECK_EQ(ps_numa_stat_rule_for_kver(PS_KVER_UNKNOWN), PS_NUMA_STAT_PREF);
+	/* a local allocation: hit and local everywhere */
+	for (int i = 0; i < 3; i++)
+		CHECK_STR(numastat(&m, (int[]){ v46, v47, v410 }[i], 0, 0, 0),
+			  "1 0 0 1 0 | n0: 1 0 1 0 | foreign n0 0 n1 0");
+	/* a fallback to node 1 from a node-0 CPU: miss on node 1, foreign on node 0; other, but 4.7-4.9 */
+	CHECK_STR(numastat(&m, v410, 0, 1, 0), "0 1 1 0 1 | n1: 0 1 0 1 | foreign n0 1 n1 0");
+	CHECK_STR(numastat(&m, v46, 0, 1, 0), "0 1 1 0 1 | n1: 0 1 0 1 | foreign n0 1 n1 0");
+	CHECK_STR(numastat(&m, v47, 0, 1, 0), "0 1 1 0 0 | n1: 0 1 0 0 | foreign n0 1 n1 0");
+	/* __GFP_THISNODE for node 1 from a node-0 CPU: a hit on the preferred node, but 4.7-4.9's miss */
+	CHECK_STR(numastat(&m, v410, 0, 1, thisnode), "1 0 0 0 1 | n1: 1 0 0 1 | foreign n0 0 n1 0");
+	CHECK_STR(numastat(&m, v46, 0, 1, thisnode), "1 0 0 0 1 | n1: 1 0 0 1 | foreign n0 0 n1 0");
+	CHECK_STR(numastat(&m, v47, 0, 1, thisnode), "0 1 1 0 0 | n1: 0 1 0 0 | foreign n0 0 n1 1");
+	/* with __GFP_OTHER_NODE (khugepaged): up to 4.9 the preferred node stands in for the CPU's */
+	CHECK_STR(numastat(&m, v410, 0, 1, thisnode | other), "1 0 0 0 1 | n1: 1 0 0 1 | foreign n0 0 n1 0");
+	CHECK_STR(numastat(&m, v46, 0, 1, thisnode | other), "1 0 0 1 0 | n1: 1 0 1 0 | foreign n0 0 n1 0");
+	CHECK_STR(numastat(&m, v47, 0, 1, thisnode | other), "1 0 0 0 1 | n1: 1 0 0 1 | foreign n0 0 n1 0");
 }
 
 /* Every counter of @c and @d agree: all of struct ps_counters, and what ps_counters_to_kv() writes. */
@@ -173,5 +240,6 @@ int main(void)
 		CHECK_EQ(c.pgfree, 0);
 	}
 	free(m);
+	test_numa_rules();
 	CHECK_DONE();
 }

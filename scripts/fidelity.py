@@ -184,7 +184,7 @@ if "extfrag" in sections:
         if tr["extfrag_events"] < 100:
             continue
         print(f"{t}: the kernel's own extfrag rows (trace) and simulate mode under each profile\n")
-        profiles = ["own", "4.0", "4.9", "4.12", "4.13", "5.0", "5.10", "6.10", "6.18"]
+        profiles = ["own", "4.0", "4.4", "4.9", "4.12", "4.13", "5.0", "5.10", "6.10", "6.18"]
         res = {}
         for p in profiles:
             args = ["replay", "-q", "--mode", "simulate"] + ([] if p == "own" else ["--policy", p]) + [os.path.join(tpath(t), "trace.dat")]

@@ -89,14 +89,14 @@ int rp_zone_ok(const struct ps_zone *z, int order, int pass, int classzone, uint
 	return wmark_ok(z, order, slow_path_min(z->wmark_min, gfp, harder), classzone, harder);
 }
 
+static int zones_balanced(struct ps_replay *r, int node, int classzone, int order, int quarter);
+
 /*
  * pgdat_balanced: some zone of the node up to the class zone passes
  * zone_watermark_ok_safe at WMARK_HIGH plus boost, at @order (a free block
  * of that order on a list, 4.4+); a node with no such zone needs no
- * balancing.
+ * balancing.  Up to 4.7 zones_balanced() instead.
  */
-static int zones_balanced(struct ps_replay *r, int node, int classzone, int order, int quarter);
-
 static int node_balanced(struct ps_replay *r, int node, int classzone, int order)
 {
 	int eligible = 0;

@@ -80,7 +80,7 @@ static const char *numastat(const struct ps_machine *m, int kver, int cpu, int p
 
 	ps_counters_init(&c, m, 9);
 	c.numa_rule = ps_numa_stat_rule_for_kver(kver);
-	ev.pfn = page_node ? 1000 + 1 : 1;
+	ev.pfn = page_node ? 1001 : 1;
 	ps_counters_event(&c, &ev);
 	snprintf(buf, sizeof(buf), "%llu %llu %llu %llu %llu | n%d: %llu %llu %llu %llu | foreign n0 %llu n1 %llu",
 		 (unsigned long long)c.numa_hit, (unsigned long long)c.numa_miss,
@@ -98,7 +98,7 @@ static const char *numastat(const struct ps_machine *m, int kver, int cpu, int p
 static void test_numa_rules(void)
 {
 	static struct ps_machine m;
-	const int v46 = PS_KVER(4, 4, 0), v47 = PS_KVER(4, 9, 0), v410 = PS_KVER(6, 1, 0);
+	const int v44 = PS_KVER(4, 4, 0), v49 = PS_KVER(4, 9, 0), v61 = PS_KVER(6, 1, 0);
 	const uint32_t thisnode = PS_GFP_THISNODE, other = PS_GFP_OTHER_NODE;
 
 	ps_machine_init(&m);
@@ -107,27 +107,27 @@ static void test_numa_rules(void)
 	m.nr_cpus = 2;
 	m.cpu_node[0] = 0;
 	m.cpu_node[1] = 1;
-	CHECK_EQ(ps_numa_stat_rule_for_kver(v46), PS_NUMA_STAT_PREF_OTHERNODE);
+	CHECK_EQ(ps_numa_stat_rule_for_kver(v44), PS_NUMA_STAT_PREF_OTHERNODE);
 	CHECK_EQ(ps_numa_stat_rule_for_kver(PS_KVER(4, 7, 0)), PS_NUMA_STAT_LOCAL_BUG);
-	CHECK_EQ(ps_numa_stat_rule_for_kver(v47), PS_NUMA_STAT_LOCAL_BUG);
+	CHECK_EQ(ps_numa_stat_rule_for_kver(v49), PS_NUMA_STAT_LOCAL_BUG);
 	CHECK_EQ(ps_numa_stat_rule_for_kver(PS_KVER(4, 10, 0)), PS_NUMA_STAT_PREF);
 	CHECK_EQ(ps_numa_stat_rule_for_kver(PS_KVER_UNKNOWN), PS_NUMA_STAT_PREF);
 	/* a local allocation: hit and local everywhere */
 	for (int i = 0; i < 3; i++)
-		CHECK_STR(numastat(&m, (int[]){ v46, v47, v410 }[i], 0, 0, 0),
+		CHECK_STR(numastat(&m, (int[]){ v44, v49, v61 }[i], 0, 0, 0),
 			  "1 0 0 1 0 | n0: 1 0 1 0 | foreign n0 0 n1 0");
 	/* a fallback to node 1 from a node-0 CPU: miss on node 1, foreign on node 0; other, but 4.7-4.9 */
-	CHECK_STR(numastat(&m, v410, 0, 1, 0), "0 1 1 0 1 | n1: 0 1 0 1 | foreign n0 1 n1 0");
-	CHECK_STR(numastat(&m, v46, 0, 1, 0), "0 1 1 0 1 | n1: 0 1 0 1 | foreign n0 1 n1 0");
-	CHECK_STR(numastat(&m, v47, 0, 1, 0), "0 1 1 0 0 | n1: 0 1 0 0 | foreign n0 1 n1 0");
+	CHECK_STR(numastat(&m, v61, 0, 1, 0), "0 1 1 0 1 | n1: 0 1 0 1 | foreign n0 1 n1 0");
+	CHECK_STR(numastat(&m, v44, 0, 1, 0), "0 1 1 0 1 | n1: 0 1 0 1 | foreign n0 1 n1 0");
+	CHECK_STR(numastat(&m, v49, 0, 1, 0), "0 1 1 0 0 | n1: 0 1 0 0 | foreign n0 1 n1 0");
 	/* __GFP_THISNODE for node 1 from a node-0 CPU: a hit on the preferred node, but 4.7-4.9's miss */
-	CHECK_STR(numastat(&m, v410, 0, 1, thisnode), "1 0 0 0 1 | n1: 1 0 0 1 | foreign n0 0 n1 0");
-	CHECK_STR(numastat(&m, v46, 0, 1, thisnode), "1 0 0 0 1 | n1: 1 0 0 1 | foreign n0 0 n1 0");
-	CHECK_STR(numastat(&m, v47, 0, 1, thisnode), "0 1 1 0 0 | n1: 0 1 0 0 | foreign n0 0 n1 1");
+	CHECK_STR(numastat(&m, v61, 0, 1, thisnode), "1 0 0 0 1 | n1: 1 0 0 1 | foreign n0 0 n1 0");
+	CHECK_STR(numastat(&m, v44, 0, 1, thisnode), "1 0 0 0 1 | n1: 1 0 0 1 | foreign n0 0 n1 0");
+	CHECK_STR(numastat(&m, v49, 0, 1, thisnode), "0 1 1 0 0 | n1: 0 1 0 0 | foreign n0 0 n1 1");
 	/* with __GFP_OTHER_NODE (khugepaged): up to 4.9 the preferred node stands in for the CPU's */
-	CHECK_STR(numastat(&m, v410, 0, 1, thisnode | other), "1 0 0 0 1 | n1: 1 0 0 1 | foreign n0 0 n1 0");
-	CHECK_STR(numastat(&m, v46, 0, 1, thisnode | other), "1 0 0 1 0 | n1: 1 0 1 0 | foreign n0 0 n1 0");
-	CHECK_STR(numastat(&m, v47, 0, 1, thisnode | other), "1 0 0 0 1 | n1: 1 0 0 1 | foreign n0 0 n1 0");
+	CHECK_STR(numastat(&m, v61, 0, 1, thisnode | other), "1 0 0 0 1 | n1: 1 0 0 1 | foreign n0 0 n1 0");
+	CHECK_STR(numastat(&m, v44, 0, 1, thisnode | other), "1 0 0 1 0 | n1: 1 0 1 0 | foreign n0 0 n1 0");
+	CHECK_STR(numastat(&m, v49, 0, 1, thisnode | other), "1 0 0 0 1 | n1: 1 0 0 1 | foreign n0 0 n1 0");
 }
 
 /* Every counter of @c and @d agree: all of struct ps_counters, and what ps_counters_to_kv() writes. */

@@ -9,6 +9,7 @@
  * what is reclaimable comes from the trace (the recorded kswapd's frees
  * under kswapd.takeover, or the oldest page cache read during the trace),
  * not from modelled LRU lists; no writeback, no swap, no slab shrinking.
+ * Zone-based kswapd (<= 4.7) does not tell unreclaimable zones apart.
  * See docs/replay.md, "kswapd".
  */
 #include "replay_priv.h"

@@ -10,7 +10,10 @@
  * boost, then WMARK_MIN plus boost (with the slow path's reductions for
  * __GFP_HIGH and ALLOC_HARDER: rp_zone_ok), then without watermarks
  * (standing in for direct reclaim and compaction); a failed request is
- * counted, not retried.  See docs/replay.md.
+ * counted, not retried.  The fair zone policy (<= 4.7) is one form for
+ * 4.0-4.7: a fair pass over the preferred node, then an unfair walk of
+ * the whole zonelist, where the 4.6 and 4.7 code both end up.  See
+ * docs/replay.md.
  */
 #include "replay_priv.h"
 

@@ -90,7 +90,28 @@ int rp_zone_ok(const struct ps_zone *z, int order, int pass, int classzone, uint
 	return wmark_ok(z, order, slow_path_min(z->wmark_min, gfp, harder), classzone, harder);
 }
 
-static int zones_balanced(struct ps_replay *r, int node, int classzone, int order, int quarter);
+/*
+ * Zone-based kswapd (<= 4.7): the node is balanced when every zone up to
+ * the class zone passes WMARK_HIGH at @order, or with @quarter (an order > 0
+ * run's pgdat_balanced) when the zones that pass hold a quarter of those
+ * zones' managed pages.  Zones the kernel would deem unreclaimable are not
+ * told apart.
+ */
+static int zones_balanced(struct ps_replay *r, int node, int classzone, int order, int quarter)
+{
+	uint64_t managed = 0, balanced = 0;
+
+	for (int zi = 0; zi < r->nr_zones; zi++) {
+		const struct ps_zone *z = &r->zones[zi];
+
+		if (z->node != node || !z->managed || z->type > classzone)
+			continue;
+		managed += z->managed;
+		if (wmark_ok(z, order, z->wmark_high + (long)z->watermark_boost, classzone, 0))
+			balanced += z->managed;
+	}
+	return quarter ? balanced * 4 >= managed : balanced == managed;
+}
 
 /*
  * pgdat_balanced: some zone of the node up to the class zone passes
@@ -115,29 +136,6 @@ static int node_balanced(struct ps_replay *r, int node, int classzone, int order
 			return 1;
 	}
 	return !eligible;
-}
-
-/*
- * Zone-based kswapd (<= 4.7): the node is balanced when every zone up to
- * the class zone passes WMARK_HIGH at @order, or with @quarter (an order > 0
- * run's pgdat_balanced) when the zones that pass hold a quarter of those
- * zones' managed pages.  Zones the kernel would deem unreclaimable are not
- * told apart.
- */
-static int zones_balanced(struct ps_replay *r, int node, int classzone, int order, int quarter)
-{
-	uint64_t managed = 0, balanced = 0;
-
-	for (int zi = 0; zi < r->nr_zones; zi++) {
-		const struct ps_zone *z = &r->zones[zi];
-
-		if (z->node != node || !z->managed || z->type > classzone)
-			continue;
-		managed += z->managed;
-		if (wmark_ok(z, order, z->wmark_high + (long)z->watermark_boost, classzone, 0))
-			balanced += z->managed;
-	}
-	return quarter ? balanced * 4 >= managed : balanced == managed;
 }
 
 /* The node's boosts summed; non-zero: pgdat_watermark_boosted (5.0+). */

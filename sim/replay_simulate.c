@@ -108,8 +108,11 @@ uint32_t rp_take(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int
  */
 static int fair_node(const struct ps_replay *r, int node, int thisnode, int high)
 {
-	int nr = thisnode ? 1 : r->nr_node_order[node];
+	int nr;
 
+	if (node < 0 || node >= PS_MAX_NODES || high < 0 || high >= PS_ZONE_NR)
+		return -1;
+	nr = thisnode ? 1 : r->nr_node_order[node];
 	for (int ni = 0; ni < nr; ni++) {
 		int n = thisnode ? node : r->node_order[node][ni];
 
@@ -167,8 +170,7 @@ struct ps_zone *rp_walk(struct ps_replay *r, int cpu, int node, int thisnode, in
 		 * refills the node's batches first.
 		 */
 		int fair = pass == 0 && r->o.profile->fair;
-		int first = fair ? (node >= 0 && node < PS_MAX_NODES && high >= 0 && high < PS_ZONE_NR ?
-				    fair_node(r, node, thisnode, high) : -1) : pass == 0 ? local : -1;
+		int first = pass > 0 ? -1 : fair ? fair_node(r, node, thisnode, high) : local;
 
 		for (int confined = first >= 0; confined >= 0; confined--) {
 			int skipped = 0;

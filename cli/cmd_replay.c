@@ -26,7 +26,8 @@ static const char replay_usage[] =
 	"\n"
 	"options:\n"
 	"  --sysroot DIR      the layout of the machine the trace was recorded on (default: a\n"
-	"                     before/ directory beside TRACE, or the snapshots in a pagesim file)\n"
+	"                     before/ directory beside TRACE, or the snapshots in a pagesim file;\n"
+	"                     needed, except by --mode simulate --machine)\n"
 	"  --machine FILE|DIR replay on another machine (simulate mode): a machine file\n"
 	"                     (configs/machines/) or a sysroot directory\n"
 	"  --cpu-map MAP      traced CPUs onto the other machine's nodes, e.g. 0-1:0,2-3:1\n"
@@ -164,6 +165,32 @@ static int load_after(struct ps_input *in, const struct ps_input_opts *io, const
 	}
 	*out = m;
 	return 0;
+}
+
+/*
+ * One past the highest page the trace names, for an assumed layout that
+ * only has to tell the trace's pfns apart (simulate on another machine).
+ */
+static int trace_pfn_end(const struct ps_input_opts *io, uint64_t *end)
+{
+	struct ps_input_opts o = *io;
+	struct ps_input in;
+	struct ps_error err;
+	const struct ps_event *evs;
+	int rc;
+
+	o.quiet = 1;
+	*end = 0;
+	if (ps_input_open(&in, &o) < 0)
+		return -1;
+	while ((rc = ps_reader_next_batch(in.reader, &evs, &err)) > 0)
+		for (int i = 0; i < rc; i++)
+			if (evs[i].pfn != PS_PFN_NONE && evs[i].pfn + (1ull << evs[i].order) > *end)
+				*end = evs[i].pfn + (1ull << evs[i].order);
+	if (rc < 0)
+		ps_error("%s", err.msg);
+	ps_input_close(&in);
+	return rc < 0 ? -1 : 0;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -328,9 +355,25 @@ int cmd_replay(int argc, char **argv)
 			ps_input_close(&in);
 			return PS_EXIT_FAIL;
 		}
-		if (in.machine.assumed)
+		if (in.machine.assumed) {
+			uint64_t end;
+
+			if (trace_pfn_end(&io, &end) < 0) {
+				free(other);
+				ps_input_close(&in);
+				return PS_EXIT_FAIL;
+			}
+			ps_machine_assume_end(&in.machine, end);
 			ps_warn("the recorded machine's layout is assumed: its nodes and CPUs map onto %s by the default rule", machine);
+		}
 		ro.traced = &in.machine;
+	} else if (in.machine.assumed) {
+		/* the model's zones, their managed pages and watermarks are the recorded machine's */
+		ps_error("%s: replay needs the layout of the machine the trace was recorded on: give --sysroot DIR "
+			 "(its before/ snapshot), a pagesim file, or --mode simulate --machine FILE to replay on another machine",
+			 io.trace);
+		ps_input_close(&in);
+		return PS_EXIT_FAIL;
 	}
 	if (untraced && (ro.mode != PS_REPLAY_SIMULATE || other)) {
 		ps_input_close(&in);

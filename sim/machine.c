@@ -54,6 +54,24 @@ void ps_machine_assume_x86_64(struct ps_machine *m, int nr_cpus)
 	m->assumed = 1;
 }
 
+void ps_machine_assume_end(struct ps_machine *m, uint64_t end_pfn)
+{
+	uint64_t pb = 1ull << m->pageblock_order;
+	int n = 0;
+
+	end_pfn = (end_pfn + pb - 1) & ~(pb - 1);
+	for (int i = 0; i < m->nr_zones; i++) {
+		struct ps_zone_desc *d = &m->zones[i];
+
+		if (d->start_pfn >= end_pfn)
+			continue;
+		if (d->start_pfn + d->spanned > end_pfn)
+			d->spanned = d->present = end_pfn - d->start_pfn;
+		m->zones[n++] = *d;
+	}
+	m->nr_zones = n;
+}
+
 static int zone_cmp(const void *a, const void *b)
 {
 	const struct ps_zone_desc *x = a, *y = b;

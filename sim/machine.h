@@ -89,6 +89,13 @@ void ps_machine_init(struct ps_machine *m);
  */
 void ps_machine_assume_x86_64(struct ps_machine *m, int nr_cpus);
 
+/*
+ * Ends an assumed layout at @end_pfn (exclusive), rounded up to a
+ * pageblock: zones wholly above it are dropped, the last one shortened.
+ * For a replay that only needs the trace's pfns told apart.
+ */
+void ps_machine_assume_end(struct ps_machine *m, uint64_t end_pfn);
+
 /* Index of the zone holding @pfn, or -1 (outside every zone's span). */
 int ps_machine_zone_of(const struct ps_machine *m, uint64_t pfn);
 

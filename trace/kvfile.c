@@ -102,12 +102,13 @@ int ps_kv_set(struct ps_kv *kv, const char *name, int64_t value)
 int ps_kv_parse(struct ps_kv *kv, const char *text, const char *file, const char *prefix,
 		struct ps_error *err)
 {
-	int line = 0;
+	int line = 0, first_new = kv->nr;
 
 	while (*text) {
 		const char *eol = strchr(text, '\n');
 		int len = eol ? (int)(eol - text) : (int)strlen(text);
 		char buf[256], name[64], full[128], extra[8];
+		const struct ps_kv_item *it;
 		long long v;
 
 		line++;
@@ -121,6 +122,10 @@ int ps_kv_parse(struct ps_kv *kv, const char *text, const char *file, const char
 		if (sscanf(buf, "%63s %lld %7s", name, &v, extra) != 2)
 			return ps_err(err, "%s:%d: expected 'name value' (an integer), got '%.60s'", file, line, buf);
 		snprintf(full, sizeof(full), "%s%s", prefix ? prefix : "", name);
+		/* the kernel prints each counter once: a repeat is a damaged or pasted-together file */
+		it = ps_kv_get(kv, full);
+		if (it && it - kv->items >= first_new)
+			return ps_err(err, "%s:%d: counter '%s' appears twice", file, line, name);
 		if (ps_kv_set(kv, full, v) < 0)
 			return ps_err(err, "out of memory");
 	}

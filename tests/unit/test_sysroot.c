@@ -179,6 +179,11 @@ static void test_kv(void)
 	CHECK_EQ(ps_kv_get(&kv, "node1.numa_miss")->value, 7);
 	CHECK_EQ(ps_kv_parse(&kv, "numa_hit 5\nbroken\n", "vmstat", NULL, &err), -1);
 	CHECK(strstr(err.msg, "vmstat:2:") != NULL);
+	/* a counter twice in one file is an error naming the line; a later file may update one */
+	CHECK_EQ(ps_kv_parse(&kv, "pgfree 1\npgalloc_normal 2\npgfree 3\n", "v2", NULL, &err), -1);
+	CHECK(strstr(err.msg, "v2:3: counter 'pgfree' appears twice") != NULL);
+	CHECK_EQ(ps_kv_parse(&kv, "numa_hit 9\n", "node1/numastat", "node1.", &err), 0);
+	CHECK_EQ(ps_kv_get(&kv, "node1.numa_hit")->value, 9);
 	ps_kv_free(&kv);
 }
 

@@ -44,6 +44,7 @@ struct frame {
 };
 
 #define PGS_BATCH 256
+#define PGS_COMM_CACHE 64	/* pid -> comm lookups remembered */
 /*
  * Zero bytes after the decompressed columns: the fast decoder reads 8 bytes
  * at a time and checks its cursors against the column ends once per batch,
@@ -108,10 +109,11 @@ struct pgs_state {
 	uint16_t prev_cpu;
 	int32_t pid[PS_PGS_MAX_CPU_STATE];
 	uint64_t pfn[PS_PGS_MAX_CPU_STATE];
-	/* pid -> comm, sorted by pid */
+	/* pid -> comm, sorted by pid; the last lookups by pid % PGS_COMM_CACHE */
 	char *comm_text;
 	struct comm_map *comms;
 	int nr_comms;
+	struct comm_map comm_cache[PGS_COMM_CACHE];
 	/* events decoded ahead of the caller */
 	struct ps_event batch[PGS_BATCH];
 	/* decode_fast()'s tables, by control byte and by aux byte */
@@ -247,6 +249,8 @@ static void load_comms(struct pgs_state *st)
 	char *p;
 	int cap = 0;
 
+	for (int i = 0; i < PGS_COMM_CACHE; i++)
+		st->comm_cache[i].pid = INT32_MIN;	/* no task has it */
 	for (int i = 0; i < st->nr_blobs; i++) {
 		if (st->blobs[i].name_len != 4 || memcmp(st->blobs[i].name, "comm", 4))
 			continue;
@@ -275,21 +279,29 @@ static void load_comms(struct pgs_state *st)
 	qsort(st->comms, st->nr_comms, sizeof(*st->comms), cmp_comm);
 }
 
-static const char *comm_of(const struct pgs_state *st, int32_t pid)
+static const char *comm_of(struct pgs_state *st, int32_t pid)
 {
+	struct comm_map *c = &st->comm_cache[(uint32_t)pid % PGS_COMM_CACHE];
 	int lo = 0, hi = st->nr_comms - 1;
 
+	/* tasks interleave across CPUs, so the pid changes often; a handful are busy */
+	if (c->pid == pid)
+		return c->comm;
+	c->pid = pid;
+	c->comm = NULL;
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;
 
-		if (st->comms[mid].pid == pid)
-			return st->comms[mid].comm;
+		if (st->comms[mid].pid == pid) {
+			c->comm = st->comms[mid].comm;
+			break;
+		}
 		if (st->comms[mid].pid < pid)
 			lo = mid + 1;
 		else
 			hi = mid - 1;
 	}
-	return NULL;
+	return c->comm;
 }
 
 /* STAT: "key value" lines. */

@@ -370,7 +370,8 @@ int cmd_replay(int argc, char **argv)
 	} else if (in.machine.assumed) {
 		/* the model's zones, their managed pages and watermarks are the recorded machine's */
 		ps_error("%s: replay needs the layout of the machine the trace was recorded on: give --sysroot DIR "
-			 "(its before/ snapshot), a pagesim file, or --mode simulate --machine FILE to replay on another machine",
+			 "(its before/ snapshot; a pagesim file converted with one carries it), or --mode simulate --machine FILE "
+			 "to replay on another machine",
 			 io.trace);
 		ps_input_close(&in);
 		return PS_EXIT_FAIL;

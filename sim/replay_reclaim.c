@@ -94,8 +94,10 @@ int rp_zone_ok(const struct ps_zone *z, int order, int pass, int classzone, uint
  * Zone-based kswapd (<= 4.7): the node is balanced when every zone up to
  * the class zone passes WMARK_HIGH at @order, or with @quarter (an order > 0
  * run's pgdat_balanced) when the zones that pass hold a quarter of those
- * zones' managed pages.  Zones the kernel would deem unreclaimable are not
- * told apart.
+ * zones' managed pages.  Each zone is judged as its own class zone
+ * (zone_balanced(zone, order, 0, i) in pgdat_balanced, (.., 0, 0) in
+ * wakeup_kswapd), so no lowmem_reserve counts.  Zones the kernel would
+ * deem unreclaimable are not told apart.
  */
 static int zones_balanced(struct ps_replay *r, int node, int classzone, int order, int quarter)
 {
@@ -107,7 +109,7 @@ static int zones_balanced(struct ps_replay *r, int node, int classzone, int orde
 		if (z->node != node || !z->managed || z->type > classzone)
 			continue;
 		managed += z->managed;
-		if (wmark_ok(z, order, z->wmark_high + (long)z->watermark_boost, classzone, 0))
+		if (wmark_ok(z, order, z->wmark_high + (long)z->watermark_boost, z->type, 0))
 			balanced += z->managed;
 	}
 	return quarter ? balanced * 4 >= managed : balanced == managed;

@@ -551,7 +551,7 @@ static void prepass_ahead(struct ps_replay *r, const struct ps_event *ev)
 	if (ev->type == PS_EV_FREE) {
 		uint32_t seq = r->alloc_of[tg];
 
-		if (seq && is_kswapd(ev->comm)) {
+		if (seq && ev->task == PS_TASK_KSWAPD) {
 			if (seq >= r->ahead_nbits) {
 				uint32_t nb = r->ahead_nbits ? r->ahead_nbits : 1u << 16;
 				uint64_t *b;
@@ -591,7 +591,7 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 		prepass_ahead(r, ev);
 	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
 		return;
-	mig = ev->type == PS_EV_FREE && order == 0 && is_kcompactd(ev->comm);
+	mig = ev->type == PS_EV_FREE && order == 0 && ev->task == PS_TASK_KCOMPACTD;
 	r->mig_total += mig;
 	if (r->cross) {
 		/* another machine: only which traced blocks were allocated at the start matters */
@@ -621,7 +621,7 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	if ((ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE) && order < PS_NR_ORDERS)
 		r->net_pages[zi] += ev->type == PS_EV_FREE ? (int64_t)1 << order : -((int64_t)1 << order);
 	r->trace_has_comm |= ev->comm != NULL;	/* simulate mode reads task names in pass 1 too */
-	if (ev->type == PS_EV_FREE && is_kswapd(ev->comm))
+	if (ev->type == PS_EV_FREE && ev->task == PS_TASK_KSWAPD)
 		r->kswapd[z->node].last_recorded_ns = ev->ts_ns;
 	r->mig_expected[zi] += mig;
 	if (ev->type == PS_EV_EXTFRAG) {

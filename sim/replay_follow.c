@@ -178,14 +178,9 @@ static void shadow_free(struct ps_replay *r, struct ps_zone *z, int cpu, int ord
 /* The node whose kswapd @ev is, or -1; notes the time. */
 static int follow_kswapd(struct ps_replay *r, const struct ps_event *ev)
 {
-	int node = 0;
-	const char *p;
+	int node = ev->task_node;
 
-	if (!ev->comm || ev->comm[0] != 'k' || strncmp(ev->comm, "kswapd", 6) || !isdigit((unsigned char)ev->comm[6]))
-		return -1;
-	for (p = ev->comm + 6; isdigit((unsigned char)*p) && node < PS_MAX_NODES; p++)
-		node = node * 10 + (*p - '0');
-	if (node >= PS_MAX_NODES)
+	if (ev->task != PS_TASK_KSWAPD || node < 0 || node >= PS_MAX_NODES)
 		return -1;
 	r->kswapd_seen_ns[node] = ev->ts_ns;
 	r->kswapd_seen[node] = 1;

@@ -15,7 +15,6 @@
 #ifndef PS_REPLAY_PRIV_H
 #define PS_REPLAY_PRIV_H
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,17 +235,6 @@ static inline struct ps_pcp *pcp_of(struct ps_replay *r, const struct ps_zone *z
 static inline long reclaim_rate(const struct ps_replay *r)
 {
 	return r->o.policy.kswapd_rate != PS_UNSET ? r->o.policy.kswapd_rate : PS_KSWAPD_RATE_DEFAULT;
-}
-
-/* Task names, on every free: the first byte turns nearly all of them away without a call. */
-static inline int is_kswapd(const char *comm)
-{
-	return comm && comm[0] == 'k' && !strncmp(comm, "kswapd", 6);
-}
-
-static inline int is_kcompactd(const char *comm)
-{
-	return comm && comm[0] == 'k' && !strncmp(comm, "kcompactd", 9);
 }
 
 /* kswapd.ahead: whether allocation @seq's block was freed by the recorded kswapd. */

@@ -397,7 +397,7 @@ __attribute__((noinline)) void rp_simulate_alloc_free(struct ps_replay *r, const
 			memset(&r->map[tg], 0, n * sizeof(*r->map));
 			trace_pcp_put(r, ev, tg, PS_MT_MOVABLE);
 			r->reclaimed_then_freed += 1u << ev->order;
-			if (r->kswapd_takeover && is_kswapd(ev->comm))
+			if (r->kswapd_takeover && ev->task == PS_TASK_KSWAPD)
 				r->kswapd[r->node_to_node[r->tz[ti].node]].handed++;	/* it has reclaimed here */
 			r->cnt.events[PS_EV_FREE]++;
 			return;
@@ -411,7 +411,7 @@ __attribute__((noinline)) void rp_simulate_alloc_free(struct ps_replay *r, const
 			 */
 			trace_pcp_put(r, ev, tg, PS_MT_MOVABLE);
 			untraced_give_back(r, ev);
-			if (ev->order == 0 && r->hidden_on && is_kcompactd(ev->comm)) {
+			if (ev->order == 0 && r->hidden_on && ev->task == PS_TASK_KCOMPACTD) {
 				/* a migration target migrated again */
 				struct ps_zone *tz = hidden_zone(r, ev->pfn, 0);
 
@@ -433,9 +433,9 @@ __attribute__((noinline)) void rp_simulate_alloc_free(struct ps_replay *r, const
 			rp_defect(r, PS_DEF_SHAPE, ev, "free of a traced block the model did not allocate whole");
 			return;
 		}
-		if (ev->order == 0 && r->hidden_on && is_kcompactd(ev->comm))
+		if (ev->order == 0 && r->hidden_on && ev->task == PS_TASK_KCOMPACTD)
 			rp_migration_target(r, z);
-		if (r->kswapd_takeover && is_kswapd(ev->comm) && r->kswapd[z->node].deferred) {
+		if (r->kswapd_takeover && ev->task == PS_TASK_KSWAPD && r->kswapd[z->node].deferred) {
 			rp_defer_kswapd_free(r, z, idx);
 			r->cnt.events[PS_EV_FREE]++;
 			return;

@@ -29,3 +29,27 @@ int ps_event_type_from_name(const char *name, int len)
 			return i;
 	return -1;
 }
+
+int ps_task_of(const char *comm, int8_t *node)
+{
+	int task, n = 0, digits = 0;
+	const char *p;
+
+	*node = -1;
+	if (!comm || comm[0] != 'k')
+		return PS_TASK_OTHER;
+	if (!strncmp(comm, "kswapd", 6)) {
+		task = PS_TASK_KSWAPD;
+		p = comm + 6;
+	} else if (!strncmp(comm, "kcompactd", 9)) {
+		task = PS_TASK_KCOMPACTD;
+		p = comm + 9;
+	} else {
+		return PS_TASK_OTHER;
+	}
+	for (; *p >= '0' && *p <= '9' && n < 128; p++, digits++)
+		n = n * 10 + (*p - '0');
+	if (digits && n < 128)
+		*node = (int8_t)n;
+	return task;
+}

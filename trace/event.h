@@ -107,8 +107,28 @@ struct ps_event {
 	int8_t alloc_migratetype;
 	int8_t fallback_migratetype;
 	uint8_t change_ownership;
+	/* with PS_RD_COMM: the task, read once from its name by the reader */
+	uint8_t task;		/* enum ps_task */
+	int8_t task_node;	/* kswapdN, kcompactdN: N (-1: no number below 128); else undefined */
 	const char *comm;	/* may be NULL; borrowed */
 };
+
+/* The kernel threads the model tells apart by name. */
+enum ps_task {
+	PS_TASK_OTHER = 0,	/* or unknown */
+	PS_TASK_KSWAPD,		/* "kswapd", "kswapdN" */
+	PS_TASK_KCOMPACTD,	/* "kcompactd", "kcompactdN" */
+};
+
+/* The class of task name @comm (NULL: PS_TASK_OTHER); its node into *@node. */
+int ps_task_of(const char *comm, int8_t *node);
+
+/* Sets @ev's comm and the task class read from it. */
+static inline void ps_event_set_comm(struct ps_event *ev, const char *comm)
+{
+	ev->comm = comm;
+	ev->task = (uint8_t)ps_task_of(comm, &ev->task_node);
+}
 
 extern const char *const ps_event_names[PS_EV_NR];
 extern const char *const ps_migratetype_names[PS_MT_NR];

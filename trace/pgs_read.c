@@ -86,6 +86,8 @@ struct prefetch {
 
 struct comm_map {
 	int32_t pid;
+	uint8_t task;		/* enum ps_task of comm */
+	int8_t task_node;
 	const char *comm;
 };
 
@@ -271,29 +273,32 @@ static void load_comms(struct pgs_state *st)
 			break;
 		*nl = 0;
 		if (sp && sp < nl) {
-			st->comms[st->nr_comms].pid = atoi(p);
-			st->comms[st->nr_comms++].comm = sp + 1;
+			struct comm_map *c = &st->comms[st->nr_comms++];
+
+			c->pid = atoi(p);
+			c->comm = sp + 1;
+			c->task = (uint8_t)ps_task_of(c->comm, &c->task_node);
 		}
 		p = nl + 1;
 	}
 	qsort(st->comms, st->nr_comms, sizeof(*st->comms), cmp_comm);
 }
 
-static const char *comm_of(struct pgs_state *st, int32_t pid)
+/* The task of @pid (comm NULL when the file names none). */
+static const struct comm_map *comm_of(struct pgs_state *st, int32_t pid)
 {
 	struct comm_map *c = &st->comm_cache[(uint32_t)pid % PGS_COMM_CACHE];
 	int lo = 0, hi = st->nr_comms - 1;
 
 	/* tasks interleave across CPUs, so the pid changes often; a handful are busy */
 	if (c->pid == pid)
-		return c->comm;
-	c->pid = pid;
-	c->comm = NULL;
+		return c;
+	*c = (struct comm_map){ .pid = pid, .task = PS_TASK_OTHER, .task_node = -1 };
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;
 
 		if (st->comms[mid].pid == pid) {
-			c->comm = st->comms[mid].comm;
+			*c = st->comms[mid];
 			break;
 		}
 		if (st->comms[mid].pid < pid)
@@ -301,7 +306,7 @@ static const char *comm_of(struct pgs_state *st, int32_t pid)
 		else
 			hi = mid - 1;
 	}
-	return c->comm;
+	return c;
 }
 
 /* STAT: "key value" lines. */
@@ -772,6 +777,7 @@ static int decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 			gfpc += 4;
 		}
 		e->comm = NULL;
+		e->task = PS_TASK_OTHER;
 	}
 	st->col[PS_PGS_COL_CTRL] = ctrl;
 	st->col[PS_PGS_COL_TS] = tsc;
@@ -988,7 +994,7 @@ static inline void put_pid_cpu_type_order(struct ps_event *e, uint64_t w)
  * state) sends the batch back to decode_batch(), which knows every rule and
  * names the bad event.  The
  * predictors of the current cpu stay in registers; an event's fields are
- * stored a few bytes at a time, and its comm is left as it is (NULL, or
+ * stored a few bytes at a time, and its comm and task are left as they are (NULL, or
  * set by pgs_batch()).  Returns the count, or -2 when decode_batch() must
  * redo the batch.
  */
@@ -1170,15 +1176,17 @@ static int pgs_batch(struct ps_reader *r, struct pgs_state *st, struct ps_error 
 	}
 	if (__builtin_expect(r->opts.flags & PS_RD_COMM, 0)) {
 		int32_t pid = st->batch[0].pid;
-		const char *comm = comm_of(st, pid);
+		struct comm_map t = *comm_of(st, pid);
 
 		/* runs of one task are the rule: look up only when the pid changes */
 		for (int i = 0; i < n; i++) {
 			if (st->batch[i].pid != pid) {
 				pid = st->batch[i].pid;
-				comm = comm_of(st, pid);
+				t = *comm_of(st, pid);
 			}
-			st->batch[i].comm = comm;
+			st->batch[i].comm = t.comm;
+			st->batch[i].task = t.task;
+			st->batch[i].task_node = t.task_node;
 		}
 	}
 	return n;

@@ -88,7 +88,7 @@ static int fill(struct ps_reader *r, struct tdat_state *st, int type, struct tep
 		return -1;
 	r->stats.pfn_from_page += from_page;
 	if (r->opts.flags & PS_RD_COMM)
-		ev->comm = tep_data_comm_from_pid(st->tep, ev->pid);
+		ps_event_set_comm(ev, tep_data_comm_from_pid(st->tep, ev->pid));
 	return 0;
 }
 

@@ -412,7 +412,7 @@ static int text_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *
 		ev->cpu = (uint16_t)strtoul(b + 1, NULL, 10);
 		if (r->opts.flags & PS_RD_COMM) {
 			((char *)dash)[0] = 0;	/* the line buffer is ours until the next call */
-			ev->comm = p;
+			ps_event_set_comm(ev, p);
 		}
 		/* after "]": optional flags, then "<ts>:" */
 		p = strchr(b, ']') + 1;

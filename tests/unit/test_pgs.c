@@ -224,8 +224,12 @@ static void test_round_trip(void)
 		if (n < nr_events && !same(&ev, &events[n]) && bad++ < 5)
 			fprintf(stderr, "event %d differs: type %d ts %llu pfn %llx\n", n, ev.type,
 				(unsigned long long)ev.ts_ns, (unsigned long long)ev.pfn);
-		if (ev.pid == 99)
+		if (ev.pid == 99) {
 			CHECK(ev.comm && !strcmp(ev.comm, "kswapd0"));
+			CHECK(ev.task == PS_TASK_KSWAPD && ev.task_node == 0);
+		} else {
+			CHECK_EQ(ev.task, PS_TASK_OTHER);
+		}
 		n++;
 	}
 	CHECK_EQ(ret, 0);
@@ -438,6 +442,7 @@ static void check_same_reads(const char *p)
 		CHECK(!strcmp(b.msg, a.msg));
 		for (long i = 0; i < a.n && i < b.n; i++)
 			bad += !same(&a.ev[i], &b.ev[i]) ||
+			       a.ev[i].task != b.ev[i].task ||
 			       !(a.ev[i].comm == b.ev[i].comm ||
 				 (a.ev[i].comm && b.ev[i].comm && !strcmp(a.ev[i].comm, b.ev[i].comm)));
 		CHECK_EQ(bad, 0);

@@ -62,6 +62,7 @@ static void test_kernel_trace_file(void)
 	CHECK_EQ(ev.cpu, 1);
 	CHECK_EQ(ev.pid, 26507);
 	CHECK(ev.comm && !strcmp(ev.comm, "kworker/u4:1-my task"));
+	CHECK_EQ(ev.task, PS_TASK_OTHER);
 	CHECK_EQ(ev.ts_ns, 1025335276000ull);
 	CHECK(ev.gfp & PS_GFP_THISNODE);
 	CHECK(ev.gfp & PS_GFP_FS);
@@ -73,6 +74,7 @@ static void test_kernel_trace_file(void)
 	CHECK_EQ(ev.ts_ns, 1025400000123ull);
 	CHECK_EQ(ev.pid, 0);
 	CHECK(!strcmp(ev.comm, "<idle>"));
+	CHECK_EQ(ev.task, PS_TASK_OTHER);
 
 	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
 	CHECK_EQ(ev.type, PS_EV_ZONE_LOCKED);
@@ -178,8 +180,52 @@ static void test_strict_and_bad_fields(void)
 	ps_reader_close(r);
 }
 
+/* The task classes replay tells apart, read once from the name by the readers. */
+static void test_task_of(void)
+{
+	static const struct {
+		const char *comm;
+		int task, node;
+	} c[] = {
+		{ "kswapd0", PS_TASK_KSWAPD, 0 },
+		{ "kswapd13", PS_TASK_KSWAPD, 13 },
+		{ "kswapd", PS_TASK_KSWAPD, -1 },
+		{ "kswapd999", PS_TASK_KSWAPD, -1 },	/* no node that large */
+		{ "kcompactd1", PS_TASK_KCOMPACTD, 1 },
+		{ "kworker/0:1", PS_TASK_OTHER, -1 },
+		{ "kswap", PS_TASK_OTHER, -1 },
+		{ "bash", PS_TASK_OTHER, -1 },
+		{ "", PS_TASK_OTHER, -1 },
+		{ NULL, PS_TASK_OTHER, -1 },
+	};
+	const char *t = "  kswapd1-70  [001] .....  5.0: mm_page_free: page=0x1 pfn=0x100 order=0\n"
+			"  kcompactd0-66  [000] .....  5.1: mm_page_free: page=0x1 pfn=0x101 order=0\n";
+	struct ps_reader *r;
+	struct ps_event ev;
+	struct ps_error err;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		int8_t node = 42;
+
+		CHECK_EQ(ps_task_of(c[i].comm, &node), c[i].task);
+		CHECK_EQ(node, c[i].node);
+	}
+	r = open_text(t, PS_KVER(6, 1, 0), PS_RD_COMM);
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.task, PS_TASK_KSWAPD);
+	CHECK_EQ(ev.task_node, 1);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.task, PS_TASK_KCOMPACTD);
+	CHECK_EQ(ev.task_node, 0);
+	ps_reader_close(r);
+}
+
 int main(void)
 {
+	test_task_of();
 	test_kernel_trace_file();
 	test_report_and_old_kernel();
 	test_strict_and_bad_fields();

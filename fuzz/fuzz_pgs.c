@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz_pgs.c - libFuzzer target: pagesim files (header, blobs, event
- * frames, stats, END; cut detection) through ps_reader_open(), the
- * machine snapshots they carry through the sysroot parsers, and every
+ * frames, stats, END; cut detection; task names with every other size)
+ * through ps_reader_open(), the machine snapshots they carry through the sysroot parsers, and every
  * event into stat's counters.  Inputs without the magic are left to
  * fuzz_reader.
  */
@@ -23,6 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct ps_counters c;
 	struct ps_error err;
 	struct ps_event ev;
+	struct ps_reader_opts o = { 0 };
 	struct ps_reader *r;
 	struct ps_fsrc src;
 	struct ps_kv kv;
@@ -30,7 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 7 || memcmp(data, "PAGESIM", 7))
 		return -1;
-	r = ps_reader_open(fuzz_file(data, size), NULL, &err);
+	/* every other size with task names: the comm table, its cache, each event's task */
+	o.flags = size & 1 ? PS_RD_COMM : 0;
+	r = ps_reader_open(fuzz_file(data, size), &o, &err);
 	if (!r)
 		return 0;
 	ps_fsrc_reader(&src, r, "before", "fuzz");
@@ -41,7 +44,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ps_kv_free(&kv);
 	ps_counters_init(&c, &m, 9);
 	while (ps_reader_next(r, &ev, &err) > 0 && n++ < 1000000) {
-		if (ev.type >= PS_EV_NR)
+		int8_t node;
+
+		if (ev.type >= PS_EV_NR || ev.task != ps_task_of(ev.comm, &node) ||
+		    (ev.task != PS_TASK_OTHER && ev.task_node != node))
 			abort();
 		ps_counters_event(&c, &ev);
 	}

@@ -53,7 +53,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	ps_counters_init(&c, &m, ps_reader_pageblock_order(r) >= 0 ? ps_reader_pageblock_order(r) : 9);
 	while (ps_reader_next(r, &ev, &err) > 0 && n++ < 1000000) {
-		if (ev.type >= PS_EV_NR)
+		int8_t node;
+
+		if (ev.type >= PS_EV_NR || ev.task != ps_task_of(ev.comm, &node) ||
+		    (ev.task != PS_TASK_OTHER && ev.task_node != node))
 			abort();
 		ps_counters_event(&c, &ev);
 	}

@@ -251,8 +251,8 @@ static void load_comms(struct pgs_state *st)
 	char *p;
 	int cap = 0;
 
-	for (int i = 0; i < PGS_COMM_CACHE; i++)
-		st->comm_cache[i].pid = INT32_MIN;	/* no task has it */
+	for (int i = 0; i < PGS_COMM_CACHE; i++)	/* no task has pid INT32_MIN; one that claims it gets no name */
+		st->comm_cache[i] = (struct comm_map){ .pid = INT32_MIN, .task = PS_TASK_OTHER, .task_node = -1 };
 	for (int i = 0; i < st->nr_blobs; i++) {
 		if (st->blobs[i].name_len != 4 || memcmp(st->blobs[i].name, "comm", 4))
 			continue;

@@ -15,7 +15,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../sim/counters.h"
 #include "../sim/machine.h"
+#include "../trace/reader.h"
 #include "../trace/sysroot.h"
 
 /* Writes @data into a memfd (one per process, rewritten each time); returns the fd. */
@@ -79,6 +81,39 @@ static inline void fuzz_machine(struct ps_machine *m)
 	ps_machine_init(m);
 	if (ps_parse_zoneinfo(fuzz_zoneinfo, "fuzz-zoneinfo", m, &err) < 0)
 		abort();
+}
+
+/* Whether a reader may produce @ev: a known type, a task class that agrees with the task's name. */
+static inline int fuzz_event_ok(const struct ps_event *ev)
+{
+	int8_t node;
+
+	return ev->type < PS_EV_NR && ev->task == ps_task_of(ev->comm, &node) &&
+	       (ev->task == PS_TASK_OTHER || ev->task_node == node);
+}
+
+/*
+ * Reads @r's events (at most a million) into stat's counters over @m and
+ * closes it; aborts on an event no reader may produce (fuzz_event_ok).
+ */
+static inline void fuzz_count_events(struct ps_reader *r, const struct ps_machine *m, int pageblock_order)
+{
+	static struct ps_counters c;
+	struct ps_error err;
+	struct ps_event ev;
+	struct ps_kv kv;
+	int n = 0;
+
+	ps_counters_init(&c, m, pageblock_order);
+	while (ps_reader_next(r, &ev, &err) > 0 && n++ < 1000000) {
+		if (!fuzz_event_ok(&ev))
+			abort();
+		ps_counters_event(&c, &ev);
+	}
+	ps_kv_init(&kv);
+	ps_counters_to_kv(&c, &kv);
+	ps_kv_free(&kv);
+	ps_reader_close(r);
 }
 
 #endif

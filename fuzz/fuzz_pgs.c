@@ -20,14 +20,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct ps_machine m;
-	static struct ps_counters c;
 	struct ps_error err;
-	struct ps_event ev;
 	struct ps_reader_opts o = { 0 };
 	struct ps_reader *r;
 	struct ps_fsrc src;
 	struct ps_kv kv;
-	int n = 0;
 
 	if (size < 7 || memcmp(data, "PAGESIM", 7))
 		return -1;
@@ -42,18 +39,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ps_kv_init(&kv);
 	ps_sysroot_load_counters_src(&src, &kv, &err);
 	ps_kv_free(&kv);
-	ps_counters_init(&c, &m, 9);
-	while (ps_reader_next(r, &ev, &err) > 0 && n++ < 1000000) {
-		int8_t node;
-
-		if (ev.type >= PS_EV_NR || ev.task != ps_task_of(ev.comm, &node) ||
-		    (ev.task != PS_TASK_OTHER && ev.task_node != node))
-			abort();
-		ps_counters_event(&c, &ev);
-	}
-	ps_kv_init(&kv);
-	ps_counters_to_kv(&c, &kv);
-	ps_kv_free(&kv);
-	ps_reader_close(r);
+	fuzz_count_events(r, &m, 9);
 	return 0;
 }

@@ -33,10 +33,10 @@ static const char replay_usage[] =
 	"  --cpu-map MAP      traced CPUs onto the other machine's nodes, e.g. 0-1:0,2-3:1\n"
 	"                     (default: traced node N goes to node N modulo the nodes, each CPU\n"
 	"                     to the CPU of the same rank there)\n"
-	"  --policy NAME|FILE kernel profile: 4.0 4.4 4.7 4.8 4.10 4.12 4.13 5.0 5.1 5.10 6.10\n"
-	"                     6.15 6.18, or any release (4.9, 6.1.0-57-amd64) mapped to its\n"
-	"                     profile, or a policy file of 'key = value' lines\n"
-	"                     (configs/policies/);\n"
+	"  --policy NAME|FILE a kernel profile, or any release (4.9, 6.1.0-57-amd64) mapped to\n"
+	"                     its profile, or a policy file of 'key = value' lines\n"
+	"                     (configs/policies/); profiles:\n"
+	"                     %s;\n"
 	"                     default: the trace's own kernel and the recorded /proc/sys/vm\n"
 	"  --set KEY=VALUE    a tunable, after --policy: kernel, vm.min_free_kbytes,\n"
 	"                     vm.watermark_scale_factor, vm.watermark_boost_factor,\n"
@@ -244,7 +244,7 @@ int cmd_replay(int argc, char **argv)
 		case 'v': ro.verbose = 1; break;
 		case 'o': output = optarg; break;
 		case 'q': quiet = 1; break;
-		case 'h': fputs(replay_usage, stdout); return PS_EXIT_OK;
+		case 'h': printf(replay_usage, ps_profile_names()); return PS_EXIT_OK;
 		default: return ps_usage_error("replay", "unknown option");
 		}
 	}

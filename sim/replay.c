@@ -428,7 +428,7 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 
 		/* the fair zone policy's batches start full, as after setup_per_zone_wmarks */
 		for (int i = 0; i < r->nr_zones && o->profile->fair; i++)
-			r->zones[i].nr_alloc_batch = r->zones[i].wmark_high - r->zones[i].wmark_low;
+			r->zones[i].nr_alloc_batch = alloc_batch_full(&r->zones[i]);
 
 		/* the dirty limits: node_dirty_ok from 4.8, zone_dirty_ok before */
 		if (ps_dirty_init(&r->dirty, r->zones, r->nr_zones, r->total_pages,

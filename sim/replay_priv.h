@@ -237,6 +237,12 @@ static inline long reclaim_rate(const struct ps_replay *r)
 	return r->o.policy.kswapd_rate != PS_UNSET ? r->o.policy.kswapd_rate : PS_KSWAPD_RATE_DEFAULT;
 }
 
+/* NR_ALLOC_BATCH when full (setup_per_zone_wmarks, reset_alloc_batches): high - low. */
+static inline long alloc_batch_full(const struct ps_zone *z)
+{
+	return z->wmark_high - z->wmark_low;
+}
+
 /* kswapd.ahead: whether allocation @seq's block was freed by the recorded kswapd. */
 static inline int ahead_marked(const struct ps_replay *r, uint32_t seq)
 {

@@ -103,14 +103,14 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		PS_KV_SET("replay_sim_skipped_failed_allocs", r->sim_skipped_failed);
 		PS_KV_SET("replay_sim_watermarks_ignored", r->sim_wmark_ignored);
 		if (r->o.profile->fair) {
-			uint64_t batch = 0;
+			int64_t batch = 0;
 
 			PS_KV_SET("model_fair_skipped_zones", r->fair_skipped);
 			PS_KV_SET("model_fair_batch_resets", r->fair_resets);
 			/* as /proc/vmstat's nr_alloc_batch: the zones' sum, 0 when negative */
 			for (int zi = 0; zi < r->nr_zones; zi++)
-				batch += (uint64_t)r->zones[zi].nr_alloc_batch;
-			PS_KV_SET("model_nr_alloc_batch", (int64_t)batch > 0 ? batch : 0);
+				batch += r->zones[zi].nr_alloc_batch;
+			PS_KV_SET("model_nr_alloc_batch", batch > 0 ? batch : 0);
 		}
 		if (r->cross) {
 			PS_KV_SET("replay_cross_preused_pages", r->cross_preused_pages);

@@ -130,7 +130,7 @@ static void fair_reset(struct ps_replay *r, int node, int high)
 		int zi = r->node_zone[node][t];
 
 		if (zi >= 0)
-			r->zones[zi].nr_alloc_batch = r->zones[zi].wmark_high - r->zones[zi].wmark_low;
+			r->zones[zi].nr_alloc_batch = alloc_batch_full(&r->zones[zi]);
 	}
 	r->fair_resets++;
 }

@@ -254,6 +254,16 @@ int cmd_replay(int argc, char **argv)
 		return ps_usage_error("replay", optind >= argc ? "missing TRACE" : "more than one TRACE given");
 	if (!strcmp(argv[optind], "-"))
 		return ps_usage_error("replay", "TRACE must be a file: it is read twice");
+	{
+		struct stat tst;
+
+		/* a fifo or <(zstdcat ...) would be read once, then hang on the second open */
+		if (stat(argv[optind], &tst) == 0 && !S_ISREG(tst.st_mode)) {
+			ps_error("%s: not a regular file (%s): replay reads TRACE twice; write it to a file first",
+				 argv[optind], S_ISDIR(tst.st_mode) ? "a directory" : S_ISFIFO(tst.st_mode) ? "a pipe" : "a device or socket");
+			return PS_EXIT_FAIL;
+		}
+	}
 	for (int c = 0; c < PS_MAX_CPUS; c++)
 		ro.cpu_node_map[c] = -1;
 	if (cpu_map && ps_replay_parse_cpu_map(cpu_map, ro.cpu_node_map) < 0)

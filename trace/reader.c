@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kver.h"
@@ -107,6 +108,13 @@ struct ps_reader *ps_reader_alloc(const char *path, const struct ps_reader_opts 
 	return r;
 }
 
+static int is_regular(int fd)
+{
+	struct stat sb;
+
+	return fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
 struct ps_reader *ps_reader_open(const char *path, const struct ps_reader_opts *opts,
 				 struct ps_error *err)
 {
@@ -132,7 +140,8 @@ struct ps_reader *ps_reader_open(const char *path, const struct ps_reader_opts *
 	if (got >= sizeof(tdat_magic) && !memcmp(head, tdat_magic, sizeof(tdat_magic))) {
 		int fd;
 
-		if (ps_stream_is_zstd(r->stream) || !strcmp(path, "-")) {
+		/* libtracecmd seeks: a pipe (stdin, a fifo, <(cat x.dat)) goes to memory first */
+		if (ps_stream_is_zstd(r->stream) || !strcmp(path, "-") || !is_regular(ps_stream_fd(r->stream))) {
 			fd = spill_to_memfd(r->stream, path, err);
 		} else {
 			fd = dup(ps_stream_fd(r->stream));

@@ -184,6 +184,12 @@ static void test_kv(void)
 	CHECK(strstr(err.msg, "v2:3: counter 'pgfree' appears twice") != NULL);
 	CHECK_EQ(ps_kv_parse(&kv, "numa_hit 9\n", "node1/numastat", "node1.", &err), 0);
 	CHECK_EQ(ps_kv_get(&kv, "node1.numa_hit")->value, 9);
+	/* past 64 bits is an error, not LONG_MAX; the extremes themselves are read exactly */
+	CHECK_EQ(ps_kv_parse(&kv, "pgsteal 1\nnuma_hit 99999999999999999999999\n", "v3", NULL, &err), -1);
+	CHECK(strstr(err.msg, "v3:2: the value of 'numa_hit' is out of the 64-bit range") != NULL);
+	CHECK_EQ(ps_kv_parse(&kv, "big 9223372036854775807\nsmall -9223372036854775808\n", "v4", NULL, &err), 0);
+	CHECK(ps_kv_get(&kv, "big")->value == INT64_MAX);
+	CHECK(ps_kv_get(&kv, "small")->value == INT64_MIN);
 	ps_kv_free(&kv);
 }
 

@@ -96,10 +96,8 @@ void ps_zone_destroy(struct ps_zone *z)
 	free(z->state);
 	free(z->mt);
 	free(z->pb_mt);
-	free(z->vm_diff);
 	z->next = z->prev = NULL;
 	z->state = z->mt = z->pb_mt = NULL;
-	z->vm_diff = NULL;
 }
 
 double ps_zone_bytes_per_page(const struct ps_zone *z)
@@ -275,7 +273,6 @@ void ps_free_one_page(struct ps_zone *z, uint32_t idx, int order, int mt, int fp
 			tail = 1;
 	}
 	ps_add_free(z, idx, order, mt, tail);
-	ps_zone_vmstat_sync(z);
 }
 
 void ps_free_block(struct ps_zone *z, uint32_t idx, int order)
@@ -685,7 +682,7 @@ static uint32_t rmqueue_steal(struct ps_zone *z, int order, int start)
 
 enum { MODE_NORMAL, MODE_CLAIM, MODE_STEAL };
 
-static uint32_t rmqueue(struct ps_zone *z, int order, int mt, int *mode)
+uint32_t ps_rmqueue(struct ps_zone *z, int order, int mt, int *mode)
 {
 	const struct ps_profile *p = z->prof;
 	int start = list_index(mt);
@@ -743,16 +740,6 @@ static uint32_t rmqueue(struct ps_zone *z, int order, int mt, int *mode)
 	return PS_NIL;
 }
 
-uint32_t ps_rmqueue(struct ps_zone *z, int order, int mt, int *mode)
-{
-	uint32_t idx = rmqueue(z, order, mt, mode);
-
-	/* rmqueue_buddy's one NR_FREE_PAGES update; rmqueue_bulk makes one per batch (pcp.c) */
-	if (!mode)
-		ps_zone_vmstat_sync(z);
-	return idx;
-}
-
 int ps_zone_take_free(struct ps_zone *z, uint32_t idx, int order)
 {
 	uint32_t h;
@@ -772,7 +759,6 @@ int ps_zone_take_free(struct ps_zone *z, uint32_t idx, int order)
 		}
 	}
 	ps_zone_mark(z, idx, order, PG_ALLOC, m);
-	ps_zone_vmstat_sync(z);
 	return 0;
 }
 
@@ -846,24 +832,6 @@ int ps_zone_check(const struct ps_zone *z, char *msg, int len)
 		snprintf(msg, len, "zone %d: NR_FREE_PAGES %llu, free blocks hold %llu", z->index,
 			 (unsigned long long)z->nr_free_pages, (unsigned long long)free_pages);
 		return -1;
-	}
-	if (z->vm_diff) {
-		long sum = 0;
-
-		for (int c = 0; c < PS_MAX_CPUS; c++) {
-			/* a lowered threshold leaves a larger diff until the CPU's next update */
-			if (z->vm_diff[c] > 125 || z->vm_diff[c] < -125) {
-				snprintf(msg, len, "zone %d: cpu %d vm_stat_diff %d past any stat_threshold", z->index, c,
-					 z->vm_diff[c]);
-				return -1;
-			}
-			sum += z->vm_diff[c];
-		}
-		if (sum != z->vm_pending || z->vm_seen != (long)z->nr_free_pages) {
-			snprintf(msg, len, "zone %d: vmstat drift %ld (diffs sum to %ld), synced count %ld of %llu",
-				 z->index, z->vm_pending, sum, z->vm_seen, (unsigned long long)z->nr_free_pages);
-			return -1;
-		}
 	}
 	return 0;
 }

@@ -90,70 +90,7 @@ struct ps_zone {
 	uint64_t now_ns;		/* time of the request in progress (for emitted events) */
 	int now_cpu;
 	struct ps_lock *lock;		/* zone-lock model (sim/lock.h) fed by pcp.c; NULL: none */
-	/*
-	 * vmstat.drift: NR_FREE_PAGES as zone_page_state() reads it.  Each
-	 * change is added to the acting CPU's vm_stat_diff, which is folded
-	 * into the zone's count once it passes stat_threshold
-	 * (__mod_zone_page_state) or by the replay's vmstat tick.  NULL: the
-	 * checks read the exact count.
-	 */
-	int8_t *vm_diff;		/* per CPU id, PS_MAX_CPUS of them */
-	long vm_seen;			/* nr_free_pages as of the last ps_zone_vmstat_sync() */
-	long vm_pending;		/* the sum of vm_diff: what zone_page_state() lacks */
-	int stat_threshold;
-	long percpu_drift_mark;		/* 0: none */
 };
-
-/*
- * vmstat.drift: hands what nr_free_pages moved by since the last call, one
- * __mod_zone_page_state(NR_FREE_PAGES) of the kernel, to now_cpu's diff.
- */
-static inline void ps_zone_vmstat_sync(struct ps_zone *z)
-{
-	long d, x;
-	int c;
-
-	if (!z->vm_diff || (d = (long)z->nr_free_pages - z->vm_seen) == 0)
-		return;
-	z->vm_seen += d;
-	c = z->now_cpu >= 0 && z->now_cpu < PS_MAX_CPUS ? z->now_cpu : 0;
-	x = z->vm_diff[c] + d;
-	if (x > z->stat_threshold || -x > z->stat_threshold) {
-		z->vm_pending -= z->vm_diff[c];
-		z->vm_diff[c] = 0;
-	} else {
-		z->vm_pending += d;
-		z->vm_diff[c] = (int8_t)x;
-	}
-}
-
-/* vmstat.drift: refresh_cpu_vm_stats of @cpu folds its diff. */
-static inline void ps_zone_vmstat_fold(struct ps_zone *z, int cpu)
-{
-	if (z->vm_diff && cpu >= 0 && cpu < PS_MAX_CPUS) {
-		z->vm_pending -= z->vm_diff[cpu];
-		z->vm_diff[cpu] = 0;
-	}
-}
-
-/*
- * Free pages as a watermark check reads them: zone_page_state() (clamped at
- * 0), or with @safe (zone_watermark_ok_safe) the exact count when that is
- * under percpu_drift_mark.
- */
-static inline long ps_zone_free_read(const struct ps_zone *z, int safe)
-{
-	long v;
-
-	if (!z->vm_diff)
-		return (long)z->nr_free_pages;
-	v = z->vm_seen - z->vm_pending;
-	if (v < 0)
-		v = 0;
-	if (safe && z->percpu_drift_mark && v < z->percpu_drift_mark)
-		v = (long)z->nr_free_pages;
-	return v;
-}
 
 /* Adds @pages (negative: takes) to the pages held on the zone's per-CPU lists. */
 static inline void ps_zone_pcp_add(struct ps_zone *z, int64_t pages)

@@ -312,7 +312,6 @@ uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 			ps_zone_pcp_add(z, 1u << order);
 			got++;
 		}
-		ps_zone_vmstat_sync(z);	/* rmqueue_bulk: one NR_FREE_PAGES update for the batch */
 		if (got)
 			pcp->refills++;	/* what the trace would show as a refill */
 		lock_section(z, got << order,

@@ -38,7 +38,6 @@ static const struct key keys[] = {
 	{ "kswapd.ahead", OFF(kswapd_ahead), 0, 1 },
 	{ "kswapd.wake_latency_us", OFF(kswapd_wake_latency_us), 0, 1000000 },
 	{ "watermark.legacy", OFF(wmark_legacy), 0, 1 },
-	{ "vmstat.drift", OFF(vmstat_drift), 0, 1 },
 };
 
 void ps_policy_init(struct ps_policy *p)
@@ -77,7 +76,7 @@ int ps_policy_set(struct ps_policy *p, const char *key, const char *value, const
 		*(long *)((char *)p + keys[i].off) = v;
 		return 0;
 	}
-	return ps_err(err, "%s: unknown key '%s' (known: kernel, vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode, vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat, vm.dirty_ratio, vm.dirty_bytes, vm.min_unmapped_ratio, pcp.batch, pcp.high, pcp.batch_scale_max, kswapd.reclaim_pages_per_ms, kswapd.takeover, kswapd.ahead, kswapd.wake_latency_us, watermark.legacy, vmstat.drift)",
+	return ps_err(err, "%s: unknown key '%s' (known: kernel, vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode, vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat, vm.dirty_ratio, vm.dirty_bytes, vm.min_unmapped_ratio, pcp.batch, pcp.high, pcp.batch_scale_max, kswapd.reclaim_pages_per_ms, kswapd.takeover, kswapd.ahead, kswapd.wake_latency_us, watermark.legacy)",
 		      where, key);
 }
 

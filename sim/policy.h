@@ -48,7 +48,6 @@ struct ps_policy {
 	long kswapd_takeover;			/* simulate: the model's kswapd does the trace's kswapd frees */
 	long kswapd_ahead;			/* with the takeover: it may take them before the recorded one did */
 	long kswapd_wake_latency_us;		/* from a wake to the run: wakes in between merge */
-	long vmstat_drift;			/* simulate: watermark checks see the per-CPU vmstat drift */
 	long wmark_legacy;			/* 1: the pre-4.6 watermark rule whatever the kernel */
 	/* which keys were given explicitly (bit per key), for duplicate checks */
 	unsigned long given;

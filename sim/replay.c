@@ -1033,9 +1033,7 @@ int ps_replay_start(struct ps_replay *r, char *err, int len)
 		for (int zi = 0; zi < r->nr_zones; zi++)
 			if (ps_zone_check(&r->zones[zi], err, len) < 0)
 				return -1;
-		if (hidden_pool(r, err, len) < 0)
-			return -1;
-		return rp_drift_start(r, err, len);
+		return hidden_pool(r, err, len);
 	}
 	for (int zi = 0; zi < r->nr_zones; zi++)
 		build_zone(r, zi);
@@ -1053,7 +1051,7 @@ int ps_replay_start(struct ps_replay *r, char *err, int len)
 	for (int zi = 0; zi < r->nr_zones; zi++)
 		if (ps_zone_check(&r->zones[zi], err, len) < 0)
 			return -1;
-	return rp_drift_start(r, err, len);
+	return 0;
 }
 
 

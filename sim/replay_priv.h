@@ -136,7 +136,6 @@ struct ps_replay {
 		uint32_t acap, ahead_head, ahead_count;
 	} kswapd[PS_MAX_NODES];
 	int kswapd_takeover, kswapd_ahead;
-	int drift;			/* vmstat.drift: checks read NR_FREE_PAGES with per-CPU drift */
 	/*
 	 * kswapd.ahead: allocations are numbered in trace order (both passes);
 	 * pass 1 sets the bit of each whose block the recorded kswapd freed.
@@ -287,10 +286,6 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev);
 /* replay_vmstat.c */
 void rp_vmstat_touch(struct ps_replay *r, int zi, int cpu);
 void rp_vmstat_tick(struct ps_replay *r, uint64_t now);
-/* vmstat.drift (replay_drift.c) */
-int rp_drift_start(struct ps_replay *r, char *err, int len);
-void rp_drift_threshold(struct ps_replay *r, int node, int pressure);
-void rp_drift_fold(struct ps_replay *r, int cpu);
 
 /* replay_reclaim.c */
 int rp_gfp_zone(uint32_t gfp);

@@ -26,14 +26,10 @@ int rp_gfp_zone(uint32_t gfp)
 	return PS_ZONE_NORMAL;
 }
 
-/*
- * __zone_watermark_ok, simplified: free pages above @mark plus lowmem_reserve
- * of the class zone; @safe: zone_watermark_ok_safe (kswapd's checks), which
- * reads the exact count under percpu_drift_mark (vmstat.drift).
- */
-static int wmark_ok(const struct ps_zone *z, int order, long mark, int classzone, int harder, int safe)
+/* __zone_watermark_ok, simplified: free pages above @mark plus lowmem_reserve of the class zone */
+static int wmark_ok(const struct ps_zone *z, int order, long mark, int classzone, int harder)
 {
-	long free = ps_zone_free_read(z, safe) - (1L << order) + 1;
+	long free = (long)z->nr_free_pages - (1L << order) + 1;
 
 	mark += classzone >= 0 && classzone < PS_ZONE_NR ? z->lowmem_reserve[classzone] : 0;
 	/* 4.4+: the high-atomic reserves (whole blocks) are unusable but to ALLOC_HARDER */
@@ -85,13 +81,13 @@ int rp_zone_ok(const struct ps_zone *z, int order, int pass, int classzone, uint
 	if (pass >= 2)
 		return 1;
 	if (pass == 0)
-		return wmark_ok(z, order, z->wmark_low + (long)z->watermark_boost, classzone, 0, 0);
-	if (wmark_ok(z, order, slow_path_min(z->wmark_min + (long)z->watermark_boost, gfp, harder), classzone, harder, 0))
+		return wmark_ok(z, order, z->wmark_low + (long)z->watermark_boost, classzone, 0);
+	if (wmark_ok(z, order, slow_path_min(z->wmark_min + (long)z->watermark_boost, gfp, harder), classzone, harder))
 		return 1;
 	if (order || !z->watermark_boost || z->prof->kver_min < PS_KVER(5, 10, 0) ||
 	    !((gfp & PS_GFP_ATOMIC) || ((gfp & PS_GFP_HIGH) && !(gfp & PS_GFP_DIRECT_RECLAIM))))
 		return 0;
-	return wmark_ok(z, order, slow_path_min(z->wmark_min, gfp, harder), classzone, harder, 0);
+	return wmark_ok(z, order, slow_path_min(z->wmark_min, gfp, harder), classzone, harder);
 }
 
 /*
@@ -113,7 +109,7 @@ static int zones_balanced(struct ps_replay *r, int node, int classzone, int orde
 		if (z->node != node || !z->managed || z->type > classzone)
 			continue;
 		managed += z->managed;
-		if (wmark_ok(z, order, z->wmark_high + (long)z->watermark_boost, z->type, 0, 1))
+		if (wmark_ok(z, order, z->wmark_high + (long)z->watermark_boost, z->type, 0))
 			balanced += z->managed;
 	}
 	return quarter ? balanced * 4 >= managed : balanced == managed;
@@ -138,7 +134,7 @@ static int node_balanced(struct ps_replay *r, int node, int classzone, int order
 		if (z->node != node || !z->managed || z->type > classzone)
 			continue;
 		eligible = 1;
-		if (wmark_ok(z, order, z->wmark_high + (long)z->watermark_boost, classzone, 0, 1))
+		if (wmark_ok(z, order, z->wmark_high + (long)z->watermark_boost, classzone, 0))
 			return 1;
 	}
 	return !eligible;
@@ -233,7 +229,6 @@ void rp_wake_kswapd(struct ps_replay *r, int node, int classzone, int order, uin
 		k->awake = 1;
 		r->nr_awake++;
 		k->wakeups++;
-		rp_drift_threshold(r, node, 1);
 	}
 	k->pending = 1;
 	k->start_at = now + 1000ull * (uint64_t)(r->o.policy.kswapd_wake_latency_us > 0 ? r->o.policy.kswapd_wake_latency_us : 0);
@@ -607,7 +602,6 @@ void rp_run_kswapd(struct ps_replay *r, uint64_t now)
 				k->awake = 0;
 				k->napping = 0;
 				r->nr_awake--;
-				rp_drift_threshold(r, n, 0);
 				continue;
 			}
 			k->hit_quickly_high++;

@@ -43,7 +43,6 @@ static void vmstat_drain(struct ps_replay *r, struct ps_zone *z, int cpu, int n,
 
 static void vmstat_refresh(struct ps_replay *r, int cpu, uint64_t now)
 {
-	rp_drift_fold(r, cpu);
 	for (int zi = 0; zi < r->nr_zones; zi++) {
 		size_t k = (size_t)zi * r->nr_cpus + cpu;
 		struct ps_zone *z = &r->zones[zi];

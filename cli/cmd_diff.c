@@ -143,6 +143,7 @@ static int load_column(struct column *col, int node)
 		enum ps_diffin_kind kind;
 
 		ps_kv_init(&col->reps[r]);
+		ps_note_input(col->paths[r]);
 		if (ps_diffin_load(col->paths[r], node, &col->reps[r], &kind, &err) < 0) {
 			ps_error("%s", err.msg);
 			return -1;

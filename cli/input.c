@@ -59,6 +59,7 @@ int ps_input_open(struct ps_input *in, const struct ps_input_opts *o)
 
 	memset(in, 0, sizeof(*in));
 	in->trace = o->trace;
+	ps_note_input(o->trace);
 	if (o->sysroot)
 		snprintf(in->sysroot, sizeof(in->sysroot), "%s", o->sysroot);
 	else if (strcmp(o->trace, "-") && find_sibling_before(o->trace, in->sysroot, sizeof(in->sysroot)) && !o->quiet)

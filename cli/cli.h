@@ -50,6 +50,8 @@ struct ps_out {
 int ps_out_open(struct ps_out *o, const char *path, struct ps_error *err);
 /* A file the command reads: ps_out_open() refuses to replace it. */
 void ps_note_input(const char *path);
+/* The snapshot files of sysroot @dir (proc/vmstat, zoneinfo, buddyinfo, ...) as inputs. */
+void ps_note_sysroot(const char *dir);
 /* Flushes, checks for write errors (a full disk) and renames; 0 or -1. */
 int ps_out_commit(struct ps_out *o, struct ps_error *err);
 /* Removes the temporary file. */

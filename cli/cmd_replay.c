@@ -149,6 +149,7 @@ static int load_after(struct ps_input *in, const struct ps_input_opts *io, const
 		return -1;
 	}
 	if (dir || (!in->embedded && in->sysroot[0] && ps_input_default_after(in->sysroot, buf, sizeof(buf)))) {
+		ps_note_sysroot(dir ? dir : buf);
 		if (ps_sysroot_load_machine(dir ? dir : buf, m, &err) < 0) {
 			ps_error("--untraced-use: the end state: %s", err.msg);
 			free(m);
@@ -353,10 +354,13 @@ int cmd_replay(int argc, char **argv)
 			return PS_EXIT_FAIL;
 		}
 		if (stat(machine, &st) == 0 && S_ISDIR(st.st_mode)) {
+			ps_note_sysroot(machine);
 			if (ps_sysroot_load_machine(machine, other, &err) < 0)
 				goto bad_machine;
-		} else if (ps_machine_load(machine, other, &err) < 0) {
-			goto bad_machine;
+		} else {
+			ps_note_input(machine);
+			if (ps_machine_load(machine, other, &err) < 0)
+				goto bad_machine;
 		}
 		if (other->page_shift != in.machine.page_shift) {
 			ps_error("%s: page size %d differs from the trace's %d: a trace replays only on a machine of the same page size",

@@ -139,6 +139,8 @@ int cmd_stat(int argc, char **argv)
 		}
 		after = after_buf;
 	}
+	if (check && !in.embedded)
+		ps_note_sysroot(after);
 	c = malloc(sizeof(*c));
 	ps_kv_init(&kv);
 	if (!c) {

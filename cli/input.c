@@ -65,6 +65,7 @@ int ps_input_open(struct ps_input *in, const struct ps_input_opts *o)
 	else if (strcmp(o->trace, "-") && find_sibling_before(o->trace, in->sysroot, sizeof(in->sysroot)) && !o->quiet)
 		fprintf(stderr, "pagesim: using the layout in %s (give --sysroot to choose another)\n", in->sysroot);
 	if (in->sysroot[0]) {
+		ps_note_sysroot(in->sysroot);
 		if (ps_sysroot_load_machine(in->sysroot, &in->machine, &err) < 0) {
 			ps_error("%s", err.msg);
 			return -1;

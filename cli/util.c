@@ -100,6 +100,18 @@ void ps_note_input(const char *path)
 		nr_input_paths++;
 }
 
+void ps_note_sysroot(const char *dir)
+{
+	/* the ones an output of pagesim could be mistaken for: counters (-o) and --state-dir's files */
+	static const char *const files[] = { "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo" };
+	char path[4096];
+
+	for (size_t i = 0; dir && i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/proc/%s", dir, files[i]);
+		ps_note_input(path);
+	}
+}
+
 int ps_out_open(struct ps_out *o, const char *path, struct ps_error *err)
 {
 	struct stat st, in;

@@ -123,10 +123,11 @@ int ps_out_open(struct ps_out *o, const char *path, struct ps_error *err)
 		return 0;
 	}
 	/* -o naming the input would rename the output over the user's trace */
-	for (int i = 0; i < nr_input_paths && stat(path, &st) == 0 && S_ISREG(st.st_mode); i++)
-		if (stat(input_paths[i], &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino)
-			return ps_err(err, "will not write '%s': it is the input %s, which the output would replace (give another file)",
-				      path, input_paths[i]);
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		for (int i = 0; i < nr_input_paths; i++)
+			if (stat(input_paths[i], &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino)
+				return ps_err(err, "will not write '%s': it is the input %s, which the output would replace (give another file)",
+					      path, input_paths[i]);
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		/* a device or a pipe (/dev/null, /dev/full, a fifo): written in place, never renamed over */
 		if (S_ISDIR(st.st_mode))

@@ -123,7 +123,7 @@ int ps_kv_parse(struct ps_kv *kv, const char *text, const char *file, const char
 			return ps_err(err, "%s:%d: expected 'name value' (an integer), got '%.60s'", file, line, buf);
 		/* sscanf's %lld clamps silently (or worse) past 64 bits: read the value again */
 		errno = 0;
-		v = strtoll(buf + strspn(buf, " \t") + strlen(name), NULL, 10);
+		v = strtoll(strstr(buf, name) + strlen(name), NULL, 10);
 		if (errno == ERANGE)
 			return ps_err(err, "%s:%d: the value of '%s' is out of the 64-bit range", file, line, name);
 		snprintf(full, sizeof(full), "%s%s", prefix ? prefix : "", name);

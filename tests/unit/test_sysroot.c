@@ -190,6 +190,9 @@ static void test_kv(void)
 	CHECK_EQ(ps_kv_parse(&kv, "big 9223372036854775807\nsmall -9223372036854775808\n", "v4", NULL, &err), 0);
 	CHECK(ps_kv_get(&kv, "big")->value == INT64_MAX);
 	CHECK(ps_kv_get(&kv, "small")->value == INT64_MIN);
+	/* leading white space of any kind, as sscanf skips it */
+	CHECK_EQ(ps_kv_parse(&kv, "\r\vws_lead 77\n", "v5", NULL, &err), 0);
+	CHECK_EQ(ps_kv_get(&kv, "ws_lead")->value, 77);
 	ps_kv_free(&kv);
 }
 

@@ -219,12 +219,18 @@ int cmd_record(int argc, char **argv)
 	if (ps_out_open(&out, output, &err) < 0)
 		goto fail;
 	w = ps_pgs_writer_open(out.f, output, &meta, &err);
-	if (!w || ps_rec_snapshot(w, "before", &err) < 0)
+	if (!w)
 		goto fail;
 	if (!ro.buffer_kb)
 		ro.buffer_kb = default_buffer_kb();
+	/*
+	 * The kernel's counters are snapshot just around the traced window:
+	 * the ring buffer's pages (sized in ps_rec_start, 2 x 128 MiB on a
+	 * 24 GiB machine) before, the drain of what it holds after.
+	 */
 	rec = ps_rec_start(&ro, &err);
-	if (!rec || ps_rec_write_formats(rec, w, &err) < 0 || ps_pgs_flush(w, &err) < 0)
+	if (!rec || ps_rec_write_formats(rec, w, &err) < 0 || ps_pgs_flush(w, &err) < 0 ||
+	    ps_rec_snapshot(w, "before", 0, &err) < 0 || ps_rec_on(rec, &err) < 0)
 		goto fail;
 	t0 = last_flush = last_prog = now_s();
 	deadline = duration > 0 ? t0 + duration : 0;
@@ -279,7 +285,8 @@ int cmd_record(int argc, char **argv)
 			nanosleep(&ts, NULL);
 		}
 	}
-	if (ps_rec_stop(rec, w, &err) < 0)
+	ps_rec_off(rec);
+	if (ps_rec_snapshot(w, "after", 1, &err) < 0 || ps_rec_stop(rec, w, &err) < 0)
 		goto fail;
 	if (tty)
 		progress(rec, w, t0, &last_prog, &last_ev, 1);
@@ -287,8 +294,7 @@ int cmd_record(int argc, char **argv)
 		kill(child, SIGTERM);
 		waitpid(child, &child_status, 0);
 	}
-	if (ps_rec_snapshot(w, "after", &err) < 0 || ps_pgs_writer_finish(w, &err) < 0 ||
-	    ps_out_commit(&out, &err) < 0)
+	if (ps_pgs_writer_finish(w, &err) < 0 || ps_out_commit(&out, &err) < 0)
 		goto fail;
 	nr = ps_rec_lost(rec, lost, PS_READER_MAX_CPUS);
 	{

@@ -229,14 +229,26 @@ struct ps_rec *ps_rec_start(const struct ps_rec_opts *o, struct ps_error *err)
 		}
 		r->enabled |= 1u << t;
 	}
-	if (tracefs_trace_on(r->inst) < 0) {
-		ps_err(err, "cannot switch tracing on in %s: %s", r->name, strerror(errno));
-		goto fail;
-	}
 	return r;
 fail:
 	ps_rec_destroy(r);
 	return NULL;
+}
+
+int ps_rec_on(struct ps_rec *r, struct ps_error *err)
+{
+	if (tracefs_trace_on(r->inst) < 0)
+		return ps_err(err, "cannot switch tracing on in %s: %s", r->name, strerror(errno));
+	return 0;
+}
+
+void ps_rec_off(struct ps_rec *r)
+{
+	tracefs_trace_off(r->inst);
+	for (int t = 0; t < PS_EV_NR; t++)
+		if (r->enabled & (1u << t))
+			tracefs_event_disable(r->inst, "kmem", ps_event_names[t]);
+	r->enabled = 0;
 }
 
 int ps_rec_write_formats(struct ps_rec *r, struct ps_pgs_writer *w, struct ps_error *err)
@@ -391,11 +403,7 @@ int ps_rec_stop(struct ps_rec *r, struct ps_pgs_writer *w, struct ps_error *err)
 {
 	long n;
 
-	tracefs_trace_off(r->inst);
-	for (int t = 0; t < PS_EV_NR; t++)
-		if (r->enabled & (1u << t))
-			tracefs_event_disable(r->inst, "kmem", ps_event_names[t]);
-	r->enabled = 0;
+	ps_rec_off(r);
 	do {
 		n = drain(r, err);
 		if (n < 0)
@@ -472,17 +480,56 @@ static int snap(struct ps_pgs_writer *w, const char *prefix, const char *rel, st
 	return ret < 0 ? -1 : 1;
 }
 
-int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, struct ps_error *err)
+/* Each node's files of @names (sys/devices/system/node/nodeN/...). */
+static int snap_nodes(struct ps_pgs_writer *w, const char *prefix, const char *const *names, size_t nr,
+		      struct ps_error *err)
 {
-	static const char *const proc[] = { "proc/zoneinfo", "proc/pagetypeinfo", "proc/buddyinfo", "proc/vmstat",
+	char rel[512];
+	struct dirent *d;
+	DIR *dir = opendir("/sys/devices/system/node");
+	int n = 0, r;
+
+	while (dir && (d = readdir(dir))) {
+		if (strncmp(d->d_name, "node", 4) || d->d_name[4] < '0' || d->d_name[4] > '9')
+			continue;
+		for (size_t i = 0; i < nr; i++) {
+			snprintf(rel, sizeof(rel), "sys/devices/system/node/%s/%s", d->d_name, names[i]);
+			if ((r = snap(w, prefix, rel, err)) < 0) {
+				closedir(dir);
+				return -1;
+			}
+			n += r;
+		}
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+/* The kernel's counters: what stat --check subtracts. */
+static int snap_counters(struct ps_pgs_writer *w, const char *prefix, struct ps_error *err)
+{
+	static const char *const node_files[] = { "numastat", "vmstat" };
+	int n = snap(w, prefix, "proc/vmstat", err), m;
+
+	if (n < 0 || (m = snap_nodes(w, prefix, node_files, 2, err)) < 0)
+		return -1;
+	return n + m;
+}
+
+int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, int counters_first, struct ps_error *err)
+{
+	static const char *const proc[] = { "proc/zoneinfo", "proc/pagetypeinfo", "proc/buddyinfo",
 					    "proc/meminfo", "proc/sys/kernel/osrelease",
 					    "sys/devices/system/node/online", "sys/devices/system/node/possible" };
-	static const char *const node_files[] = { "cpulist", "distance", "numastat", "meminfo", "vmstat" };
+	static const char *const node_files[] = { "cpulist", "distance", "meminfo" };
 	char rel[512];
 	struct dirent *d;
 	DIR *dir;
 	int n = 0, r;
 
+	if (counters_first && (n = snap_counters(w, prefix, err)) < 0)
+		return -1;
 	for (size_t i = 0; i < sizeof(proc) / sizeof(proc[0]); i++) {
 		if ((r = snap(w, prefix, proc[i], err)) < 0)
 			return -1;
@@ -501,20 +548,13 @@ int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, struct ps_error
 	}
 	if (dir)
 		closedir(dir);
-	dir = opendir("/sys/devices/system/node");
-	while (dir && (d = readdir(dir))) {
-		if (strncmp(d->d_name, "node", 4) || d->d_name[4] < '0' || d->d_name[4] > '9')
-			continue;
-		for (size_t i = 0; i < sizeof(node_files) / sizeof(node_files[0]); i++) {
-			snprintf(rel, sizeof(rel), "sys/devices/system/node/%s/%s", d->d_name, node_files[i]);
-			if ((r = snap(w, prefix, rel, err)) < 0) {
-				closedir(dir);
-				return -1;
-			}
-			n += r;
-		}
+	if ((r = snap_nodes(w, prefix, node_files, sizeof(node_files) / sizeof(node_files[0]), err)) < 0)
+		return -1;
+	n += r;
+	if (!counters_first) {
+		if ((r = snap_counters(w, prefix, err)) < 0)
+			return -1;
+		n += r;
 	}
-	if (dir)
-		closedir(dir);
 	return n;
 }

@@ -37,10 +37,18 @@ int ps_rec_check(struct ps_error *err);
 
 /*
  * Checks the preconditions (as ps_rec_check(), and that the events exist
- * on this kernel), creates the instance and enables the events: tracing
- * starts.  Returns NULL with @err filled.
+ * on this kernel), creates the instance, sizes its ring buffer and enables
+ * the events, with tracing still off.  Returns NULL with @err filled.
  */
 struct ps_rec *ps_rec_start(const struct ps_rec_opts *o, struct ps_error *err);
+
+/*
+ * Tracing on and off.  Apart from ps_rec_start() so that the ring buffer's
+ * own pages (allocated when it is sized) fall outside the window a caller
+ * snapshots the kernel's counters around.
+ */
+int ps_rec_on(struct ps_rec *r, struct ps_error *err);
+void ps_rec_off(struct ps_rec *r);
 
 /* The instance's name ("pagesim-1234"). */
 const char *ps_rec_instance(const struct ps_rec *r);
@@ -59,7 +67,7 @@ long ps_rec_poll(struct ps_rec *r, struct ps_pgs_writer *w, struct ps_error *err
 void ps_rec_progress(struct ps_rec *r, struct ps_rec_progress *p);
 
 /*
- * Stops tracing, drains the buffers, writes the rest of the events and the
+ * Stops tracing (if ps_rec_off() has not), drains the buffers, writes the rest of the events and the
  * per-CPU losses to @w.  Does not remove the instance (ps_rec_destroy).
  */
 int ps_rec_stop(struct ps_rec *r, struct ps_pgs_writer *w, struct ps_error *err);
@@ -75,7 +83,11 @@ void ps_rec_destroy(struct ps_rec *r);
  * ... (the files of a sysroot: zoneinfo, pagetypeinfo, buddyinfo, vmstat,
  * meminfo, every /proc/sys/vm file, kernel release, node cpulists, distances,
  * numastat, meminfo, vmstat).  Returns the count of files stored or -1.
+ * The counters (proc/vmstat, each node's numastat and vmstat) are read
+ * last, or with @counters_first first, so that reading the other files
+ * (zoneinfo's seq_file buffer is several pages) falls outside the window
+ * between a "before" and an "after" snapshot.
  */
-int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, struct ps_error *err);
+int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, int counters_first, struct ps_error *err);
 
 #endif

@@ -480,20 +480,29 @@ static int snap(struct ps_pgs_writer *w, const char *prefix, const char *rel, st
 	return ret < 0 ? -1 : 1;
 }
 
-/* Each node's files of @names (sys/devices/system/node/nodeN/...). */
-static int snap_nodes(struct ps_pgs_writer *w, const char *prefix, const char *const *names, size_t nr,
-		      struct ps_error *err)
+/*
+ * Every entry of directory /@rel_dir (with @names: the files @names of each
+ * nodeN entry, sys/devices/system/node/nodeN/...).
+ */
+static int snap_dir(struct ps_pgs_writer *w, const char *prefix, const char *rel_dir, const char *const *names,
+		    size_t nr, struct ps_error *err)
 {
-	char rel[512];
+	char path[512], rel[512];
 	struct dirent *d;
-	DIR *dir = opendir("/sys/devices/system/node");
+	DIR *dir;
 	int n = 0, r;
 
+	snprintf(path, sizeof(path), "/%s", rel_dir);
+	dir = opendir(path);
 	while (dir && (d = readdir(dir))) {
-		if (strncmp(d->d_name, "node", 4) || d->d_name[4] < '0' || d->d_name[4] > '9')
+		if (d->d_name[0] == '.' ||
+		    (names && (strncmp(d->d_name, "node", 4) || d->d_name[4] < '0' || d->d_name[4] > '9')))
 			continue;
-		for (size_t i = 0; i < nr; i++) {
-			snprintf(rel, sizeof(rel), "sys/devices/system/node/%s/%s", d->d_name, names[i]);
+		for (size_t i = 0; i < (names ? nr : 1); i++) {
+			if (names)
+				snprintf(rel, sizeof(rel), "%s/%s/%s", rel_dir, d->d_name, names[i]);
+			else
+				snprintf(rel, sizeof(rel), "%s/%s", rel_dir, d->d_name);
 			if ((r = snap(w, prefix, rel, err)) < 0) {
 				closedir(dir);
 				return -1;
@@ -512,7 +521,7 @@ static int snap_counters(struct ps_pgs_writer *w, const char *prefix, struct ps_
 	static const char *const node_files[] = { "numastat", "vmstat" };
 	int n = snap(w, prefix, "proc/vmstat", err), m;
 
-	if (n < 0 || (m = snap_nodes(w, prefix, node_files, 2, err)) < 0)
+	if (n < 0 || (m = snap_dir(w, prefix, "sys/devices/system/node", node_files, 2, err)) < 0)
 		return -1;
 	return n + m;
 }
@@ -523,9 +532,6 @@ int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, int counters_fi
 					    "proc/meminfo", "proc/sys/kernel/osrelease",
 					    "sys/devices/system/node/online", "sys/devices/system/node/possible" };
 	static const char *const node_files[] = { "cpulist", "distance", "meminfo" };
-	char rel[512];
-	struct dirent *d;
-	DIR *dir;
 	int n = 0, r;
 
 	if (counters_first && (n = snap_counters(w, prefix, err)) < 0)
@@ -535,20 +541,11 @@ int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, int counters_fi
 			return -1;
 		n += r;
 	}
-	dir = opendir("/proc/sys/vm");
-	while (dir && (d = readdir(dir))) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(rel, sizeof(rel), "proc/sys/vm/%s", d->d_name);
-		if ((r = snap(w, prefix, rel, err)) < 0) {
-			closedir(dir);
-			return -1;
-		}
-		n += r;
-	}
-	if (dir)
-		closedir(dir);
-	if ((r = snap_nodes(w, prefix, node_files, sizeof(node_files) / sizeof(node_files[0]), err)) < 0)
+	if ((r = snap_dir(w, prefix, "proc/sys/vm", NULL, 0, err)) < 0)
+		return -1;
+	n += r;
+	if ((r = snap_dir(w, prefix, "sys/devices/system/node", node_files,
+			  sizeof(node_files) / sizeof(node_files[0]), err)) < 0)
 		return -1;
 	n += r;
 	if (!counters_first) {

@@ -162,6 +162,7 @@ int cmd_record(int argc, char **argv)
 	struct ps_out out = { 0 };
 	struct ps_pgs_writer *w = NULL;
 	struct ps_rec *rec = NULL;
+	struct ps_rec_counters counters = { 0 };
 	struct sigaction sa = { 0 }, old[3];
 	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 	const char *output = NULL;
@@ -230,7 +231,9 @@ int cmd_record(int argc, char **argv)
 	 */
 	rec = ps_rec_start(&ro, &err);
 	if (!rec || ps_rec_write_formats(rec, w, &err) < 0 || ps_pgs_flush(w, &err) < 0 ||
-	    ps_rec_snapshot(w, "before", 0, &err) < 0 || ps_rec_on(rec, &err) < 0)
+	    ps_rec_snapshot(w, "before", &err) < 0 || ps_rec_read_counters(&counters, 0, &err) < 0)
+		goto fail;
+	if (ps_rec_on(rec, &err) < 0 || ps_rec_write_counters(w, "before", &counters, &err) < 0)
 		goto fail;
 	t0 = last_flush = last_prog = now_s();
 	deadline = duration > 0 ? t0 + duration : 0;
@@ -286,7 +289,8 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	ps_rec_off(rec);
-	if (ps_rec_snapshot(w, "after", 1, &err) < 0 || ps_rec_stop(rec, w, &err) < 0)
+	if (ps_rec_read_counters(&counters, 1, &err) < 0 || ps_rec_write_counters(w, "after", &counters, &err) < 0 ||
+	    ps_rec_snapshot(w, "after", &err) < 0 || ps_rec_stop(rec, w, &err) < 0)
 		goto fail;
 	if (tty)
 		progress(rec, w, t0, &last_prog, &last_ev, 1);
@@ -321,6 +325,7 @@ int cmd_record(int argc, char **argv)
 	goto out;
 fail:
 	ps_error("%s", err.msg);
+	ps_rec_counters_free(&counters);
 	ps_out_abort(&out);
 	if (child > 0 && !child_done) {
 		kill(child, SIGTERM);

@@ -515,18 +515,79 @@ static int snap_dir(struct ps_pgs_writer *w, const char *prefix, const char *rel
 	return n;
 }
 
-/* The kernel's counters: what stat --check subtracts. */
-static int snap_counters(struct ps_pgs_writer *w, const char *prefix, struct ps_error *err)
+static int counters_add(struct ps_rec_counters *c, const char *rel)
 {
-	static const char *const node_files[] = { "numastat", "vmstat" };
-	int n = snap(w, prefix, "proc/vmstat", err), m;
+	char path[512];
 
-	if (n < 0 || (m = snap_dir(w, prefix, "sys/devices/system/node", node_files, 2, err)) < 0)
+	if (c->nr == PS_REC_MAX_COUNTER_FILES || snprintf(path, sizeof(path), "/%s", rel) >= (int)sizeof(path))
+		return 0;
+	c->text[c->nr] = ps_read_file(path, &c->len[c->nr], NULL);
+	if (!c->text[c->nr])
+		return 0;	/* absent on this kernel */
+	if (!(c->rel[c->nr] = strdup(rel))) {
+		free(c->text[c->nr]);
 		return -1;
-	return n + m;
+	}
+	c->nr++;
+	return 0;
 }
 
-int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, int counters_first, struct ps_error *err)
+int ps_rec_read_counters(struct ps_rec_counters *c, int vmstat_first, struct ps_error *err)
+{
+	static const char *const node_files[] = { "numastat", "vmstat" };
+	char rel[512];
+	struct dirent *d;
+	DIR *dir;
+
+	memset(c, 0, sizeof(*c));
+	if (vmstat_first && counters_add(c, "proc/vmstat") < 0)
+		goto oom;
+	dir = opendir("/sys/devices/system/node");
+	while (dir && (d = readdir(dir))) {
+		if (strncmp(d->d_name, "node", 4) || d->d_name[4] < '0' || d->d_name[4] > '9')
+			continue;
+		for (int i = 0; i < 2; i++) {
+			snprintf(rel, sizeof(rel), "sys/devices/system/node/%s/%s", d->d_name, node_files[i]);
+			if (counters_add(c, rel) < 0) {
+				closedir(dir);
+				goto oom;
+			}
+		}
+	}
+	if (dir)
+		closedir(dir);
+	if (!vmstat_first && counters_add(c, "proc/vmstat") < 0)
+		goto oom;
+	return 0;
+oom:
+	ps_rec_counters_free(c);
+	return ps_err(err, "out of memory");
+}
+
+int ps_rec_write_counters(struct ps_pgs_writer *w, const char *prefix, struct ps_rec_counters *c,
+			  struct ps_error *err)
+{
+	char name[600];
+	int ret = 0;
+
+	for (int i = 0; i < c->nr && !ret; i++) {
+		snprintf(name, sizeof(name), "%s/%s", prefix, c->rel[i]);
+		ret = ps_pgs_write_blob(w, name, c->text[i], c->len[i], err) < 0 ? -1 : 0;
+	}
+	ps_rec_counters_free(c);
+	return ret;
+}
+
+void ps_rec_counters_free(struct ps_rec_counters *c)
+{
+	for (int i = 0; i < c->nr; i++) {
+		free(c->text[i]);
+		free(c->rel[i]);
+	}
+	c->nr = 0;
+}
+
+int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, struct ps_error *err)
 {
 	static const char *const proc[] = { "proc/zoneinfo", "proc/pagetypeinfo", "proc/buddyinfo",
 					    "proc/meminfo", "proc/sys/kernel/osrelease",
@@ -534,8 +595,6 @@ int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, int counters_fi
 	static const char *const node_files[] = { "cpulist", "distance", "meminfo" };
 	int n = 0, r;
 
-	if (counters_first && (n = snap_counters(w, prefix, err)) < 0)
-		return -1;
 	for (size_t i = 0; i < sizeof(proc) / sizeof(proc[0]); i++) {
 		if ((r = snap(w, prefix, proc[i], err)) < 0)
 			return -1;
@@ -548,10 +607,5 @@ int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, int counters_fi
 			  sizeof(node_files) / sizeof(node_files[0]), err)) < 0)
 		return -1;
 	n += r;
-	if (!counters_first) {
-		if ((r = snap_counters(w, prefix, err)) < 0)
-			return -1;
-		n += r;
-	}
 	return n;
 }

@@ -80,14 +80,31 @@ void ps_rec_destroy(struct ps_rec *r);
 
 /*
  * Machine snapshot of the live system into @w as "<prefix>/proc/zoneinfo",
- * ... (the files of a sysroot: zoneinfo, pagetypeinfo, buddyinfo, vmstat,
- * meminfo, every /proc/sys/vm file, kernel release, node cpulists, distances,
- * numastat, meminfo, vmstat).  Returns the count of files stored or -1.
- * The counters (proc/vmstat, each node's numastat and vmstat) are read
- * last, or with @counters_first first, so that reading the other files
- * (zoneinfo's seq_file buffer is several pages) falls outside the window
- * between a "before" and an "after" snapshot.
+ * ... (the files of a sysroot: zoneinfo, pagetypeinfo, buddyinfo, meminfo,
+ * every /proc/sys/vm file, kernel release, node cpulists, distances and
+ * meminfo), without the counters (ps_rec_read_counters).  Returns the count
+ * of files stored or -1.
  */
-int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, int counters_first, struct ps_error *err);
+int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, struct ps_error *err);
+
+/*
+ * The kernel's counters, what stat --check subtracts: proc/vmstat and each
+ * node's numastat and vmstat, read into memory so that a caller can read
+ * them right before tracing goes on (proc/vmstat last) or right after it
+ * goes off (@vmstat_first) and store them later: between the two reads the
+ * kernel must count only what the trace shows.
+ */
+#define PS_REC_MAX_COUNTER_FILES (1 + 2 * 64)
+struct ps_rec_counters {
+	int nr;
+	char *rel[PS_REC_MAX_COUNTER_FILES];
+	char *text[PS_REC_MAX_COUNTER_FILES];
+	size_t len[PS_REC_MAX_COUNTER_FILES];
+};
+int ps_rec_read_counters(struct ps_rec_counters *c, int vmstat_first, struct ps_error *err);
+/* Stores them as "<prefix>/proc/vmstat", ... and frees them. */
+int ps_rec_write_counters(struct ps_pgs_writer *w, const char *prefix, struct ps_rec_counters *c,
+			  struct ps_error *err);
+void ps_rec_counters_free(struct ps_rec_counters *c);
 
 #endif

@@ -370,13 +370,9 @@ int cmd_replay(int argc, char **argv)
 			return PS_EXIT_FAIL;
 		}
 		for (int c = 0; c < PS_MAX_CPUS; c++) {
-			int n = ro.cpu_node_map[c], cpus = 0;
+			int n = ro.cpu_node_map[c];
 
-			if (n < 0)
-				continue;
-			for (int mc = 0; mc < other->nr_cpus; mc++)
-				cpus += other->cpu_node[mc] == n;
-			if (!cpus) {
+			if (n >= 0 && !ps_machine_node_cpus(other, n)) {
 				/* the default rule would put the CPU somewhere it was not asked to go */
 				ps_error("--cpu-map: %s has %s node %d to put traced CPU %d on", machine,
 					 n >= other->nr_nodes ? "no" : "no CPU on", n, c);

@@ -132,6 +132,16 @@ static inline int ps_machine_cpu_node(const struct ps_machine *m, int cpu)
 	return cpu >= 0 && cpu < m->nr_cpus ? m->cpu_node[cpu] : -1;
 }
 
+/* How many of the machine's CPUs @node has. */
+static inline int ps_machine_node_cpus(const struct ps_machine *m, int node)
+{
+	int n = 0;
+
+	for (int c = 0; c < m->nr_cpus && c < PS_MAX_CPUS; c++)
+		n += m->cpu_node[c] == node;
+	return n;
+}
+
 /* Sorts zones by start_pfn; call after adding zones. */
 void ps_machine_finish(struct ps_machine *m);
 

@@ -83,12 +83,11 @@ static void build_cpu_map(struct ps_replay *r, const struct ps_replay_opts *o)
 	if (!r->cross)
 		return;
 	for (int c = 0; c < PS_MAX_CPUS; c++) {
-		int tn = c < tm->nr_cpus ? tm->cpu_node[c] : -1, mn, k, cnt = 0;
+		int tn = c < tm->nr_cpus ? tm->cpu_node[c] : -1, mn, k, cnt;
 
 		mn = o->cpu_node_map[c] >= 0 ? o->cpu_node_map[c] : (tn >= 0 ? tn % (m->nr_nodes ? m->nr_nodes : 1) : 0);
 		k = tn >= 0 ? rank[tn]++ : c;
-		for (int mc = 0; mc < m->nr_cpus; mc++)
-			cnt += m->cpu_node[mc] == mn;
+		cnt = ps_machine_node_cpus(m, mn);
 		r->cpu_to_cpu[c] = m->nr_cpus ? c % m->nr_cpus : 0;
 		if (cnt) {
 			k %= cnt;

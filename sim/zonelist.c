@@ -73,14 +73,6 @@ static int has_memory(const struct ps_machine *m, int node)
 	return 0;
 }
 
-static int has_cpus(const struct ps_machine *m, int node)
-{
-	for (int c = 0; c < m->nr_cpus && c < PS_MAX_CPUS; c++)
-		if (m->cpu_node[c] == node)
-			return 1;
-	return 0;
-}
-
 static int distance(const struct ps_machine *m, int a, int b)
 {
 	int d = m->distance[a][b];
@@ -184,7 +176,7 @@ static int next_best_node(const struct ps_machine *m, int v, int local, uint8_t 
 
 		if (!is_online(m, n) || used[n] || !has_memory(m, n))
 			continue;
-		val = distance(m, local, n) + (n < local) + has_cpus(m, n);
+		val = distance(m, local, n) + (n < local) + (ps_machine_node_cpus(m, n) > 0);
 		val = val * LOAD_SCALE + node_load[n];
 		if (best < 0 || val < best_val) {
 			best_val = val;

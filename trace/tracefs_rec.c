@@ -481,11 +481,12 @@ static int snap(struct ps_pgs_writer *w, const char *prefix, const char *rel, st
 }
 
 /*
- * Every entry of directory /@rel_dir (with @names: the files @names of each
- * nodeN entry, sys/devices/system/node/nodeN/...).
+ * Calls @fn with every entry of directory /@rel_dir (with @names: the files
+ * @names of each nodeN entry, sys/devices/system/node/nodeN/...), relative
+ * to /.  Returns the sum of what @fn returned, or -1 when it returned -1.
  */
-static int snap_dir(struct ps_pgs_writer *w, const char *prefix, const char *rel_dir, const char *const *names,
-		    size_t nr, struct ps_error *err)
+static int for_each_entry(const char *rel_dir, const char *const *names, size_t nr,
+			  int (*fn)(void *ctx, const char *rel), void *ctx)
 {
 	char path[512], rel[512];
 	struct dirent *d;
@@ -503,7 +504,7 @@ static int snap_dir(struct ps_pgs_writer *w, const char *prefix, const char *rel
 				snprintf(rel, sizeof(rel), "%s/%s/%s", rel_dir, d->d_name, names[i]);
 			else
 				snprintf(rel, sizeof(rel), "%s/%s", rel_dir, d->d_name);
-			if ((r = snap(w, prefix, rel, err)) < 0) {
+			if ((r = fn(ctx, rel)) < 0) {
 				closedir(dir);
 				return -1;
 			}
@@ -515,8 +516,22 @@ static int snap_dir(struct ps_pgs_writer *w, const char *prefix, const char *rel
 	return n;
 }
 
-static int counters_add(struct ps_rec_counters *c, const char *rel)
+struct snap_ctx {
+	struct ps_pgs_writer *w;
+	const char *prefix;
+	struct ps_error *err;
+};
+
+static int snap_one(void *ctx, const char *rel)
 {
+	struct snap_ctx *s = ctx;
+
+	return snap(s->w, s->prefix, rel, s->err);
+}
+
+static int counters_add(void *ctx, const char *rel)
+{
+	struct ps_rec_counters *c = ctx;
 	char path[512];
 
 	if (c->nr == PS_REC_MAX_COUNTER_FILES || snprintf(path, sizeof(path), "/%s", rel) >= (int)sizeof(path))
@@ -535,28 +550,11 @@ static int counters_add(struct ps_rec_counters *c, const char *rel)
 int ps_rec_read_counters(struct ps_rec_counters *c, int vmstat_first, struct ps_error *err)
 {
 	static const char *const node_files[] = { "numastat", "vmstat" };
-	char rel[512];
-	struct dirent *d;
-	DIR *dir;
 
 	memset(c, 0, sizeof(*c));
-	if (vmstat_first && counters_add(c, "proc/vmstat") < 0)
-		goto oom;
-	dir = opendir("/sys/devices/system/node");
-	while (dir && (d = readdir(dir))) {
-		if (strncmp(d->d_name, "node", 4) || d->d_name[4] < '0' || d->d_name[4] > '9')
-			continue;
-		for (int i = 0; i < 2; i++) {
-			snprintf(rel, sizeof(rel), "sys/devices/system/node/%s/%s", d->d_name, node_files[i]);
-			if (counters_add(c, rel) < 0) {
-				closedir(dir);
-				goto oom;
-			}
-		}
-	}
-	if (dir)
-		closedir(dir);
-	if (!vmstat_first && counters_add(c, "proc/vmstat") < 0)
+	if ((vmstat_first && counters_add(c, "proc/vmstat") < 0) ||
+	    for_each_entry("sys/devices/system/node", node_files, 2, counters_add, c) < 0 ||
+	    (!vmstat_first && counters_add(c, "proc/vmstat") < 0))
 		goto oom;
 	return 0;
 oom:
@@ -593,6 +591,7 @@ int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, struct ps_error
 					    "proc/meminfo", "proc/sys/kernel/osrelease",
 					    "sys/devices/system/node/online", "sys/devices/system/node/possible" };
 	static const char *const node_files[] = { "cpulist", "distance", "meminfo" };
+	struct snap_ctx ctx = { w, prefix, err };
 	int n = 0, r;
 
 	for (size_t i = 0; i < sizeof(proc) / sizeof(proc[0]); i++) {
@@ -600,11 +599,11 @@ int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, struct ps_error
 			return -1;
 		n += r;
 	}
-	if ((r = snap_dir(w, prefix, "proc/sys/vm", NULL, 0, err)) < 0)
+	if ((r = for_each_entry("proc/sys/vm", NULL, 0, snap_one, &ctx)) < 0)
 		return -1;
 	n += r;
-	if ((r = snap_dir(w, prefix, "sys/devices/system/node", node_files,
-			  sizeof(node_files) / sizeof(node_files[0]), err)) < 0)
+	if ((r = for_each_entry("sys/devices/system/node", node_files, sizeof(node_files) / sizeof(node_files[0]),
+				snap_one, &ctx)) < 0)
 		return -1;
 	n += r;
 	return n;

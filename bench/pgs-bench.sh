@@ -12,7 +12,7 @@ dirs=("$@")
 [ ${#dirs[@]} -gt 0 ] || dirs=(/work/shared/traces/*/)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-cc -O2 -o "$T/speed" bench/pgs_read_speed.c build/libpagesim.a \
+cc -O2 -o "$T/speed" -I. bench/pgs_read_speed.c build/libpagesim.a \
 	$(pkg-config --cflags --libs libzstd libtraceevent libtracecmd libtracefs) -lm
 
 # seconds of the fastest of 5 runs of "$@"

@@ -29,10 +29,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../trace/gfp.h"
-#include "../trace/kver.h"
-#include "../trace/pgs.h"
-#include "../trace/reader.h"
+#include "trace/gfp.h"
+#include "lib/kver.h"
+#include "trace/pgs.h"
+#include "trace/reader.h"
 
 #define PID_LIMIT (1 << 22)	/* the kernel's PID_MAX_LIMIT on 64-bit */
 

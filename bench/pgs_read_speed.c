@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../sim/counters.h"
-#include "../trace/reader.h"
+#include "sim/mm/vmstat.h"
+#include "trace/reader.h"
 
 static double now(void)
 {

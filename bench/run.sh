@@ -54,7 +54,7 @@ command -v trace-cmd > /dev/null || { echo "trace-cmd is needed (apt-get install
 # pagesim, built apart from the developers' build/ (the default buildtype)
 [ -d "$B" ] || meson setup "$B" > /dev/null
 ninja -C "$B" pagesim > /dev/null
-cc -O2 -o "$OUT/pgs_concat" bench/pgs_concat.c "$B/libpagesim.a" \
+cc -O2 -o "$OUT/pgs_concat" -I. bench/pgs_concat.c "$B/libpagesim.a" \
 	$(pkg-config --cflags --libs libzstd libtraceevent libtracecmd libtracefs) -lm
 
 # make TARGET CMD...: runs CMD to build TARGET unless TARGET is newer than its inputs

@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "../trace/error.h"
-#include "../trace/kvfile.h"
+#include "lib/error.h"
+#include "lib/kvfile.h"
 
 #define PS_EXIT_OK 0
 #define PS_EXIT_FAIL 1

@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../trace/kver.h"
-#include "../trace/pgs.h"
-#include "cli.h"
-#include "input.h"
+#include "lib/kver.h"
+#include "trace/pgs.h"
+#include "cli/cli.h"
+#include "cli/input.h"
 
 static const char convert_usage[] =
 	"usage: pagesim convert -o FILE [OPTIONS] TRACE\n"

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/stats.h"
-#include "../trace/diffin.h"
-#include "cli.h"
+#include "lib/stats.h"
+#include "cli/diffin.h"
+#include "cli/cli.h"
 
 static const char diff_usage[] =
 	"usage: pagesim diff [OPTIONS] BASE NEW [NEW...]\n"

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../sim/lock.h"
-#include "../sim/profile.h"
-#include "cli.h"
-#include "input.h"
+#include "sim/mm/lock.h"
+#include "sim/mm/profile.h"
+#include "cli/cli.h"
+#include "cli/input.h"
 
 static const char lockstat_usage[] =
 	"usage: pagesim lockstat [OPTIONS] TRACE\n"

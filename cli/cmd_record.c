@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../trace/pgs.h"
-#include "../trace/sysroot.h"
-#include "../trace/tracefs_rec.h"
-#include "cli.h"
+#include "trace/pgs.h"
+#include "trace/sysroot.h"
+#include "trace/tracefs_rec.h"
+#include "cli/cli.h"
 
 static const char record_usage[] =
 	"usage: pagesim record -o FILE [OPTIONS] [-- COMMAND [ARGS...]]\n"

@@ -6,12 +6,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../sim/machfile.h"
-#include "../sim/replay.h"
-#include "../trace/kver.h"
-#include "../trace/sysroot.h"
-#include "cli.h"
-#include "input.h"
+#include "sim/config/machfile.h"
+#include "sim/replay/replay.h"
+#include "lib/kver.h"
+#include "trace/sysroot.h"
+#include "cli/cli.h"
+#include "cli/input.h"
 
 static const char replay_usage[] =
 	"usage: pagesim replay [OPTIONS] TRACE\n"

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../sim/counters.h"
-#include "../trace/kver.h"
-#include "../trace/sysroot.h"
-#include "cli.h"
-#include "input.h"
+#include "sim/mm/vmstat.h"
+#include "lib/kver.h"
+#include "trace/sysroot.h"
+#include "cli/cli.h"
+#include "cli/input.h"
 
 static const char stat_usage[] =
 	"usage: pagesim stat [OPTIONS] TRACE\n"

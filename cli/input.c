@@ -5,10 +5,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../trace/kver.h"
-#include "../trace/sysroot.h"
-#include "cli.h"
-#include "input.h"
+#include "lib/kver.h"
+#include "trace/sysroot.h"
+#include "cli/cli.h"
+#include "cli/input.h"
 
 static int find_sibling_before(const char *trace, char *out, size_t len)
 {

@@ -8,8 +8,8 @@
 #ifndef PS_INPUT_H
 #define PS_INPUT_H
 
-#include "../sim/machine.h"
-#include "../trace/reader.h"
+#include "lib/machine.h"
+#include "trace/reader.h"
 
 struct ps_input {
 	struct ps_reader *reader;

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 static const struct ps_command commands[] = {
 	{ "stat", cmd_stat, "count the kernel's counters straight from a trace" },

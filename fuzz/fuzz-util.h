@@ -15,10 +15,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../sim/counters.h"
-#include "../sim/machine.h"
-#include "../trace/reader.h"
-#include "../trace/sysroot.h"
+#include "sim/mm/vmstat.h"
+#include "lib/machine.h"
+#include "trace/reader.h"
+#include "trace/sysroot.h"
 
 /* Writes @data into a memfd (one per process, rewritten each time); returns the fd. */
 static inline int fuzz_fd(const uint8_t *data, size_t size)

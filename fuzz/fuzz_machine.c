@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/machfile.h"
-#include "../sim/watermark.h"
-#include "../sim/zonelist.h"
+#include "sim/config/machfile.h"
+#include "sim/mm/watermark.h"
+#include "sim/mm/zonelist.h"
 #include "fuzz-util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

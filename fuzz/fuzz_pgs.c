@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/counters.h"
-#include "../trace/reader.h"
-#include "../trace/sysroot.h"
+#include "sim/mm/vmstat.h"
+#include "trace/reader.h"
+#include "trace/sysroot.h"
 #include "fuzz-util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/counters.h"
-#include "../trace/kver.h"
-#include "../trace/reader.h"
+#include "sim/mm/vmstat.h"
+#include "lib/kver.h"
+#include "trace/reader.h"
 #include "fuzz-util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

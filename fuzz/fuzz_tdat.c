@@ -34,8 +34,8 @@
 
 #include <trace-cmd/trace-cmd.h>
 
-#include "../trace/reader-local.h"
-#include "../trace/tep_kmem.h"
+#include "trace/reader-local.h"
+#include "trace/tep_kmem.h"
 #include "fuzz-util.h"
 
 #ifndef FUZZ_TDAT_TRACE

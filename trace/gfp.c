@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "event.h"
-#include "gfp.h"
+#include "lib/event.h"
+#include "trace/gfp.h"
 
 #define RECLAIM (PS_GFP_DIRECT_RECLAIM | PS_GFP_KSWAPD_RECLAIM)
 #define KERNEL (RECLAIM | PS_GFP_IO | PS_GFP_FS)

@@ -17,9 +17,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "error.h"
-#include "event.h"
-#include "reader.h"
+#include "lib/error.h"
+#include "lib/event.h"
+#include "trace/reader.h"
 
 #define PS_PGS_MAGIC "PAGESIM\0"
 #define PS_PGS_MAGIC_LEN 8

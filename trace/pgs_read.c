@@ -24,9 +24,9 @@
 
 #include <zstd.h>
 
-#include "kver.h"
-#include "pgs.h"
-#include "reader-local.h"
+#include "lib/kver.h"
+#include "trace/pgs.h"
+#include "trace/reader-local.h"
 
 struct blob {
 	const char *name;

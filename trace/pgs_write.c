@@ -19,8 +19,8 @@
 
 #include <zstd.h>
 
-#include "pgs.h"
-#include "sysroot.h"
+#include "trace/pgs.h"
+#include "trace/sysroot.h"
 
 /* worst-case bytes per event in each column */
 static const int col_max[PS_PGS_NR_COLS] = { 1, 10, 3, 5, 10, 1, 1, 4, 5, 8 };

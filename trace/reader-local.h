@@ -3,8 +3,8 @@
 #ifndef PS_READER_LOCAL_H
 #define PS_READER_LOCAL_H
 
-#include "reader.h"
-#include "stream.h"
+#include "trace/reader.h"
+#include "trace/stream.h"
 
 struct ps_reader;
 struct tracecmd_input;

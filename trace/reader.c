@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kver.h"
-#include "reader-local.h"
+#include "lib/kver.h"
+#include "trace/reader-local.h"
 
 static const uint8_t tdat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 

@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "event.h"
+#include "lib/error.h"
+#include "lib/event.h"
 
 enum ps_skip_reason {
 	PS_SKIP_MALFORMED,	/* a line that is not an ftrace event line */

@@ -12,7 +12,7 @@
 
 #include <zstd.h>
 
-#include "stream.h"
+#include "trace/stream.h"
 
 #define IN_SIZE (1u << 20)
 #define OUT_MIN (1u << 20)

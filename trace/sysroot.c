@@ -12,69 +12,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../sim/machine.h"
-#include "event.h"
-#include "kver.h"
-#include "reader.h"
-#include "sysroot.h"
-
-char *ps_read_file(const char *path, size_t *lenp, struct ps_error *err)
-{
-	FILE *f = fopen(path, "re");
-	size_t cap = 1 << 16, len = 0;
-	char *buf;
-
-	if (!f) {
-		ps_err(err, "cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	buf = malloc(cap + 1);
-	while (buf) {
-		size_t n = fread(buf + len, 1, cap - len, f);
-
-		len += n;
-		if (n == 0)
-			break;
-		if (len == cap) {
-			char *p;
-
-			if (cap >= (64u << 20)) {
-				ps_err(err, "'%s' is larger than 64 MiB: not a kernel text file", path);
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			cap *= 2;
-			p = realloc(buf, cap + 1);
-			if (!p) {
-				free(buf);
-				buf = NULL;
-			}
-			buf = p;
-		}
-	}
-	if (!buf) {
-		ps_err(err, "out of memory reading '%s'", path);
-		fclose(f);
-		return NULL;
-	}
-	if (ferror(f)) {
-		ps_err(err, "cannot read '%s': %s", path, strerror(errno));
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	if (memchr(buf, 0, len)) {
-		ps_err(err, "'%s' holds binary data: expected the kernel's text file", path);
-		free(buf);
-		return NULL;
-	}
-	buf[len] = 0;
-	if (lenp)
-		*lenp = len;
-	return buf;
-}
+#include "lib/machine.h"
+#include "lib/event.h"
+#include "lib/kver.h"
+#include "trace/reader.h"
+#include "trace/sysroot.h"
 
 static int zone_type_from_name(const char *s)
 {
@@ -441,38 +383,6 @@ int ps_parse_buddyinfo(const char *text, const char *name, struct ps_machine *m,
 			q = end;
 		}
 		z->have_buddyinfo = 1;
-	}
-	return 0;
-}
-
-int ps_parse_cpulist(const char *text, int16_t *cpu_node, int node, int *max_cpu)
-{
-	const char *p = text;
-
-	while (*p && *p != '\n') {
-		char *end;
-		long a = strtol(p, &end, 10), b;
-
-		if (end == p || a < 0 || a >= PS_MAX_CPUS)
-			return -1;
-		b = a;
-		p = end;
-		if (*p == '-') {
-			p++;
-			b = strtol(p, &end, 10);
-			if (end == p || b < a || b >= PS_MAX_CPUS)
-				return -1;
-			p = end;
-		}
-		for (long c = a; c <= b; c++) {
-			cpu_node[c] = node;
-			if (c + 1 > *max_cpu)
-				*max_cpu = c + 1;
-		}
-		if (*p == ',')
-			p++;
-		else if (*p && *p != '\n')
-			return -1;
 	}
 	return 0;
 }

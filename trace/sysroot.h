@@ -7,9 +7,11 @@
 #ifndef PS_SYSROOT_H
 #define PS_SYSROOT_H
 
-#include "../sim/machine.h"
-#include "error.h"
-#include "kvfile.h"
+#include "lib/machine.h"
+#include "lib/cpulist.h"
+#include "lib/error.h"
+#include "lib/file.h"
+#include "lib/kvfile.h"
 
 /*
  * Fills @m from DIR: proc/zoneinfo (required: zones, pfn ranges,
@@ -45,8 +47,6 @@ int ps_sysroot_load_counters_src(const struct ps_fsrc *src, struct ps_kv *kv, st
 int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err);
 int ps_parse_pagetypeinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err);
 int ps_parse_buddyinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err);
-/* "0-3,8,10-11" -> calls set(cpu) per CPU; -1 on syntax error */
-int ps_parse_cpulist(const char *text, int16_t *cpu_node, int node, int *max_cpu);
 
 /*
  * The kernel's counters of a sysroot: proc/vmstat as-is, plus each node's
@@ -55,7 +55,5 @@ int ps_parse_cpulist(const char *text, int16_t *cpu_node, int node, int *max_cpu
  */
 int ps_sysroot_load_counters(const char *dir, struct ps_kv *kv, struct ps_error *err);
 
-/* Reads a whole file (up to 64 MiB) into a NUL-terminated malloc'd buffer. */
-char *ps_read_file(const char *path, size_t *len, struct ps_error *err);
 
 #endif

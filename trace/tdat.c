@@ -24,10 +24,10 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "kver.h"
-#include "reader-local.h"
-#include "tdat_data.h"
-#include "tep_kmem.h"
+#include "lib/kver.h"
+#include "trace/reader-local.h"
+#include "trace/tdat_data.h"
+#include "trace/tep_kmem.h"
 
 /* Exported by libtracecmd 1.x but absent from its public header. */
 const char *tracecmd_get_uname(struct tracecmd_input *handle);

@@ -29,8 +29,8 @@
 
 #include <zstd.h>
 
-#include "reader-local.h"
-#include "tdat_data.h"
+#include "trace/reader-local.h"
+#include "trace/tdat_data.h"
 
 enum {
 	OPT_DONE = 0,

@@ -21,7 +21,7 @@
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/event-parse.h>
 
-#include "error.h"
+#include "lib/error.h"
 
 struct ps_reader;
 struct ps_tdat_data;

@@ -2,10 +2,10 @@
 /* tep_kmem.c - kmem page events from libtraceevent records (see tep_kmem.h). */
 #include <string.h>
 
-#include "gfp.h"
-#include "kver.h"
-#include "reader-local.h"
-#include "tep_kmem.h"
+#include "trace/gfp.h"
+#include "lib/kver.h"
+#include "trace/reader-local.h"
+#include "trace/tep_kmem.h"
 
 static struct tep_format_field *field(struct tep_event *e, const char *name)
 {

@@ -19,7 +19,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "event.h"
+#include "lib/event.h"
 
 #define PS_TEP_GFP_CACHE 256
 

@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gfp.h"
-#include "kver.h"
-#include "reader-local.h"
+#include "trace/gfp.h"
+#include "lib/kver.h"
+#include "trace/reader-local.h"
 
 struct text_state {
 	uint64_t line;

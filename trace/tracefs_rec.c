@@ -23,10 +23,10 @@
 #include <traceevent/kbuffer.h>
 #include <tracefs/tracefs.h>
 
-#include "kver.h"
-#include "sysroot.h"
-#include "tep_kmem.h"
-#include "tracefs_rec.h"
+#include "lib/kver.h"
+#include "trace/sysroot.h"
+#include "trace/tep_kmem.h"
+#include "trace/tracefs_rec.h"
 
 struct cpu_queue {
 	struct ps_event *ev;

@@ -16,8 +16,8 @@
 
 #include <stdint.h>
 
-#include "error.h"
-#include "pgs.h"
+#include "lib/error.h"
+#include "trace/pgs.h"
 
 struct ps_rec_opts {
 	unsigned int events;	/* bit per PS_EV_*; 0 for all six */

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/buddy.h"
-#include "../../sim/profile.h"
+#include "sim/mm/buddy.h"
+#include "sim/mm/profile.h"
 #include "check.h"
 
 #define PB 9

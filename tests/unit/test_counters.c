@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/counters.h"
-#include "../../trace/kver.h"
+#include "sim/mm/vmstat.h"
+#include "lib/kver.h"
 #include "check.h"
 
 static void add_zone(struct ps_machine *m, int node, int type, uint64_t start, uint64_t spanned)

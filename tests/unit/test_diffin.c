@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../trace/diffin.h"
+#include "cli/diffin.h"
 #include "check.h"
 
 static int64_t get(const struct ps_kv *kv, const char *name)

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "../../sim/lock.h"
+#include "sim/mm/lock.h"
 #include "check.h"
 
 static struct ps_lock *make(const char *layout, uint64_t acq, uint64_t page, int carry)

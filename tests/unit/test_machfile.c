@@ -17,10 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../sim/machfile.h"
-#include "../../sim/policy.h"
-#include "../../trace/kver.h"
-#include "../../trace/sysroot.h"
+#include "sim/config/machfile.h"
+#include "sim/config/policy.h"
+#include "lib/kver.h"
+#include "trace/sysroot.h"
 #include "check.h"
 
 static char src[4096], tmpdir[256];

@@ -6,8 +6,8 @@
  * the 6.7+ path under reclaim.  The expected sizes are the drain sections
  * the shared Debian 6.1.192 traces show for the same batch and high.
  */
-#include "../../sim/pcp.h"
-#include "../../sim/profile.h"
+#include "sim/mm/pcp.h"
+#include "sim/mm/profile.h"
 #include "check.h"
 
 /* Free order-0 pages one by one (no allocation between) and record each drain's size. */

@@ -14,9 +14,9 @@
 
 #include <zstd.h>
 
-#include "../../trace/kver.h"
-#include "../../trace/pgs.h"
-#include "../../trace/reader.h"
+#include "lib/kver.h"
+#include "trace/pgs.h"
+#include "trace/reader.h"
 #include "check.h"
 
 #define NR_RANDOM 150000	/* three frames */

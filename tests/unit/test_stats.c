@@ -2,7 +2,7 @@
 /* test_stats.c - mean, sample stddev, relative stddev and %change of pagesim diff. */
 #include <math.h>
 
-#include "../../sim/stats.h"
+#include "lib/stats.h"
 #include "check.h"
 
 static int near(double a, double b, double eps)

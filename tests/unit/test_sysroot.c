@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/machine.h"
-#include "../../trace/sysroot.h"
+#include "lib/machine.h"
+#include "trace/sysroot.h"
 #include "check.h"
 
 static const char zoneinfo[] =

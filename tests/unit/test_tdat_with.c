@@ -14,8 +14,8 @@
 
 #include <trace-cmd/trace-cmd.h>
 
-#include "../../trace/reader-local.h"
-#include "../../trace/tep_kmem.h"
+#include "trace/reader-local.h"
+#include "trace/tep_kmem.h"
 #include "check.h"
 
 static struct tracecmd_input *handle;

@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../trace/kver.h"
-#include "../../trace/reader.h"
+#include "lib/kver.h"
+#include "trace/reader.h"
 #include "check.h"
 
 static char path[64];

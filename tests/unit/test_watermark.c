@@ -14,10 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../../sim/watermark.h"
-#include "../../trace/event.h"
-#include "../../trace/kver.h"
-#include "../../trace/sysroot.h"
+#include "sim/mm/watermark.h"
+#include "lib/event.h"
+#include "lib/kver.h"
+#include "trace/sysroot.h"
 #include "check.h"
 
 /* ---- the zones exactly as /proc/zoneinfo prints them, empty ones included */

@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../../sim/replay_priv.h"
+#include "sim/replay/replay_priv.h"
 #include "check.h"
 
 static void zone_new(struct ps_zone *z, const char *prof)

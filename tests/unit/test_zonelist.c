@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/watermark.h"
-#include "../../sim/zonelist.h"
-#include "../../trace/event.h"
-#include "../../trace/kver.h"
-#include "../../trace/sysroot.h"
+#include "sim/mm/watermark.h"
+#include "sim/mm/zonelist.h"
+#include "lib/event.h"
+#include "lib/kver.h"
+#include "trace/sysroot.h"
 #include "check.h"
 
 /* include/linux/gfp_types.h compositions, in pagesim's bits */

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * diffin.h - the inputs of pagesim diff, recognised by content: "name value"
+ * counter files (pagesim stat's vmstat output, raw /proc/vmstat), raw
+ * nodeN/numastat files, pagesim stat's JSON output, and directories (a run
+ * with before/ and after/ sysroots, reduced to after - before; or one
+ * sysroot read as a snapshot).  Counter names come out as pagesim stat
+ * names them: vmstat names as they are, node counters as "node<N>.<name>".
+ */
+#ifndef PS_DIFFIN_H
+#define PS_DIFFIN_H
+
+#include "lib/error.h"
+#include "lib/kvfile.h"
+
+enum ps_diffin_kind {
+	PS_DIFFIN_VMSTAT,	/* "name value" lines: pagesim output or a raw /proc/vmstat */
+	PS_DIFFIN_NUMASTAT,	/* a raw nodeN/numastat (counts since boot) */
+	PS_DIFFIN_JSON,		/* pagesim stat --format json */
+	PS_DIFFIN_RUN,		/* a run directory: after/ - before/ */
+	PS_DIFFIN_SNAPSHOT,	/* a sysroot directory (proc/vmstat, node numastat) as it is */
+};
+
+/* "vmstat file", "run directory (after - before)", ... for messages and headers. */
+const char *ps_diffin_kind_name(enum ps_diffin_kind kind);
+
+/*
+ * Loads @path into @kv (initialised by the caller, freed by the caller) and
+ * says what it was in @kind.  @node is the node of a numastat file whose
+ * path does not end in nodeN/numastat (-1: not given).  Returns 0, or -1
+ * with @err naming the file and line.
+ */
+int ps_diffin_load(const char *path, int node, struct ps_kv *kv, enum ps_diffin_kind *kind,
+		   struct ps_error *err);
+
+/*
+ * Expands one column argument: items joined with commas, each expanded with
+ * glob(3) when it holds * ? or [.  Returns the number of paths (> 0) and a
+ * malloc'd array of malloc'd strings in *@paths (free with
+ * ps_diffin_paths_free), or -1 when an item matches nothing or is empty.
+ */
+int ps_diffin_expand(const char *arg, char ***paths, struct ps_error *err);
+void ps_diffin_paths_free(char **paths, int n);
+
+/* Exposed for tests. */
+/* N of a path ending in nodeN/numastat, else -1. */
+int ps_diffin_path_node(const char *path);
+/* 1 when every name is a numastat name (numa_hit, local_node, ...) and one is numastat-only. */
+int ps_diffin_is_numastat(const struct ps_kv *kv);
+/* The "counters" object of pagesim stat's JSON output; other members are skipped. */
+int ps_diffin_parse_json(const char *text, const char *file, struct ps_kv *kv,
+			  struct ps_error *err);
+/* @after - @before into @out, in @after's order; a name missing from @before is an error. */
+int ps_diffin_delta(const struct ps_kv *before, const struct ps_kv *after, struct ps_kv *out,
+		    const char *before_name, const char *after_name, struct ps_error *err);
+
+#endif

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
+#include <stddef.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/file.h"
+#include "sim/config/policy.h"
+#include "lib/strtrim.h"
+
+struct key {
+	const char *name;
+	size_t off;		/* offset of the long in struct ps_policy; 0 for "kernel" */
+	long min, max;
+};
+
+#define OFF(f) offsetof(struct ps_policy, f)
+
+static const struct key keys[] = {
+	{ "kernel", 0, 0, 0 },
+	{ "vm.min_free_kbytes", OFF(min_free_kbytes), 0, 67108864 },
+	{ "vm.watermark_scale_factor", OFF(watermark_scale_factor), 1, 3000 },
+	{ "vm.watermark_boost_factor", OFF(watermark_boost_factor), 0, 1000000 },
+	{ "vm.zone_reclaim_mode", OFF(zone_reclaim_mode), 0, 7 },
+	{ "vm.defrag_mode", OFF(defrag_mode), 0, 1 },
+	{ "vm.percpu_pagelist_high_fraction", OFF(percpu_pagelist_high_fraction), 0, 1000000 },
+	{ "vm.numa_stat", OFF(numa_stat), 0, 1 },
+	{ "vm.dirty_ratio", OFF(dirty_ratio), 0, 100 },
+	{ "vm.dirty_bytes", OFF(dirty_bytes), 0, 1L << 50 },
+	{ "vm.min_unmapped_ratio", OFF(min_unmapped_ratio), 0, 100 },
+	{ "pcp.batch", OFF(pcp_batch), 1, 1 << 20 },
+	{ "pcp.high", OFF(pcp_high), 0, 1 << 24 },
+	{ "pcp.batch_scale_max", OFF(pcp_batch_scale_max), 0, 24 },
+	{ "kswapd.reclaim_pages_per_ms", OFF(kswapd_rate), 1, 1 << 24 },
+	{ "kswapd.takeover", OFF(kswapd_takeover), 0, 1 },
+	{ "kswapd.ahead", OFF(kswapd_ahead), 0, 1 },
+	{ "kswapd.wake_latency_us", OFF(kswapd_wake_latency_us), 0, 1000000 },
+	{ "watermark.legacy", OFF(wmark_legacy), 0, 1 },
+};
+
+void ps_policy_init(struct ps_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 1; i < sizeof(keys) / sizeof(keys[0]); i++)
+		*(long *)((char *)p + keys[i].off) = PS_UNSET;
+}
+
+int ps_policy_set(struct ps_policy *p, const char *key, const char *value, const char *where, int no_dup,
+		  struct ps_error *err)
+{
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char *end;
+		long v;
+
+		if (strcmp(keys[i].name, key))
+			continue;
+		if (no_dup && (p->given & (1ul << i)))
+			return ps_err(err, "%s: key '%s' given twice", where, key);
+		p->given |= 1ul << i;
+		if (i == 0) {
+			p->profile = ps_profile_by_name(value);
+			if (!p->profile)
+				return ps_err(err, "%s: kernel '%s' is neither a profile (%s) nor a release",
+					      where, value, ps_profile_names());
+			return 0;
+		}
+		errno = 0;
+		v = strtol(value, &end, 10);
+		if (errno || end == value || *end)
+			return ps_err(err, "%s: %s wants an integer, not '%s'", where, key, value);
+		if (v < keys[i].min || v > keys[i].max)
+			return ps_err(err, "%s: %s = %ld is out of range [%ld, %ld]", where, key, v, keys[i].min,
+				      keys[i].max);
+		*(long *)((char *)p + keys[i].off) = v;
+		return 0;
+	}
+	return ps_err(err, "%s: unknown key '%s' (known: kernel, vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode, vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat, vm.dirty_ratio, vm.dirty_bytes, vm.min_unmapped_ratio, pcp.batch, pcp.high, pcp.batch_scale_max, kswapd.reclaim_pages_per_ms, kswapd.takeover, kswapd.ahead, kswapd.wake_latency_us, watermark.legacy)",
+		      where, key);
+}
+
+int ps_policy_set_kv(struct ps_policy *p, const char *kv, const char *where, struct ps_error *err)
+{
+	char buf[512], *eq, *k, *v;
+
+	snprintf(buf, sizeof(buf), "%s", kv);
+	eq = strchr(buf, '=');
+	if (!eq)
+		return ps_err(err, "%s: expected 'key = value', got '%s'", where, kv);
+	*eq = 0;
+	k = ps_trim(buf);
+	v = ps_trim(eq + 1);
+	if (!*k || !*v)
+		return ps_err(err, "%s: expected 'key = value', got '%s'", where, kv);
+	return ps_policy_set(p, k, v, where, 0, err);
+}
+
+int ps_policy_load(struct ps_policy *p, const char *path, struct ps_error *err)
+{
+	char *text = ps_read_file(path, NULL, err), *line;
+	unsigned long given_before = p->given;
+	int n = 0, ret = 0;
+
+	if (!text)
+		return -1;
+	p->given = 0;
+	for (line = text; line && *line;) {
+		char where[4200], *nl = strchr(line, '\n'), *l, *eq, *k, *v;
+
+		if (nl)
+			*nl = 0;
+		n++;
+		l = ps_trim(line);
+		line = nl ? nl + 1 : NULL;
+		if (!*l || *l == '#')
+			continue;
+		snprintf(where, sizeof(where), "%s:%d", path, n);
+		eq = strchr(l, '=');
+		if (!eq) {
+			ret = ps_err(err, "%s: expected 'key = value', got '%.60s'", where, l);
+			break;
+		}
+		*eq = 0;
+		k = ps_trim(l);
+		v = ps_trim(eq + 1);
+		if (!*k || !*v) {
+			ret = ps_err(err, "%s: expected 'key = value'", where);
+			break;
+		}
+		if (ps_policy_set(p, k, v, where, 1, err) < 0) {
+			ret = -1;
+			break;
+		}
+	}
+	p->given |= given_before;
+	free(text);
+	return ret;
+}
+
+void ps_policy_default(struct ps_policy *p, const char *key, long value)
+{
+	for (size_t i = 1; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		long *f = (long *)((char *)p + keys[i].off);
+
+		if (!strcmp(keys[i].name, key) && *f == PS_UNSET)
+			*f = value;
+	}
+}

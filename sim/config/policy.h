@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * policy.h - what a replay runs under: a kernel profile and tunables, with
+ * the kernel's sysctl names where it has one.  The same `key = value` lines
+ * come from policy files (configs/policies/NAME.policy), from --set, and from
+ * the recorded machine's /proc/sys/vm (the defaults).
+ *
+ * Keys: kernel (a profile name or release), vm.min_free_kbytes,
+ * vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode,
+ * vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat,
+ * vm.dirty_ratio, vm.dirty_bytes (the zone walk's dirty limits),
+ * vm.min_unmapped_ratio (node reclaim),
+ * pcp.batch, pcp.high (override every zone's per-CPU list sizes),
+ * pcp.batch_scale_max (CONFIG_PCP_BATCH_SCALE_MAX, default 5: the cap on
+ * free_factor that 6.7 brought and the stable trees took, 6.1.y in August
+ * 2024; mainline 5.14-6.6 releases had none, which 24 stands for),
+ * kswapd.reclaim_pages_per_ms (the model's kswapd speed), watermark.legacy (1:
+ * the pre-4.6 rule low = min + min/4, high = min + min/2, whatever the kernel).
+ */
+#ifndef PS_POLICY_H
+#define PS_POLICY_H
+
+#include "lib/error.h"
+#include "sim/mm/profile.h"
+
+#define PS_UNSET (-1L)
+
+/*
+ * The model kswapd's reclaim speed when no policy sets it: the fastest
+ * kswapd bursts in the shared QEMU traces free about 52 (numa2-base) to 122
+ * (numa2-wsf200) pages per ms; 100 is their middle.
+ */
+#define PS_KSWAPD_RATE_DEFAULT 100
+
+struct ps_policy {
+	const struct ps_profile *profile;	/* NULL: the trace's own kernel */
+	long min_free_kbytes;
+	long watermark_scale_factor;
+	long watermark_boost_factor;
+	long zone_reclaim_mode;
+	long defrag_mode;
+	long percpu_pagelist_high_fraction;
+	long numa_stat;
+	long dirty_ratio, dirty_bytes;		/* the zone walk's dirty limits (dirty.h) */
+	long min_unmapped_ratio;		/* node reclaim's floor of unmapped page cache */
+	long pcp_batch, pcp_high, pcp_batch_scale_max;
+	long kswapd_rate;			/* pages per ms */
+	long kswapd_takeover;			/* simulate: the model's kswapd does the trace's kswapd frees */
+	long kswapd_ahead;			/* with the takeover: it may take them before the recorded one did */
+	long kswapd_wake_latency_us;		/* from a wake to the run: wakes in between merge */
+	long wmark_legacy;			/* 1: the pre-4.6 watermark rule whatever the kernel */
+	/* which keys were given explicitly (bit per key), for duplicate checks */
+	unsigned long given;
+};
+
+/* All PS_UNSET, no profile. */
+void ps_policy_init(struct ps_policy *p);
+
+/*
+ * Sets one key.  @where names the place for messages ("--set",
+ * "configs/x.policy:3").  Unknown keys, bad or out-of-range values and
+ * (with @no_dup) a key given twice are errors naming @where and the key.
+ */
+int ps_policy_set(struct ps_policy *p, const char *key, const char *value, const char *where, int no_dup,
+		  struct ps_error *err);
+
+/* "key=value" or "key = value" */
+int ps_policy_set_kv(struct ps_policy *p, const char *kv, const char *where, struct ps_error *err);
+
+/* A policy file: `key = value` lines, '#' comments; each key at most once. */
+int ps_policy_load(struct ps_policy *p, const char *path, struct ps_error *err);
+
+/* Fills keys still unset from a recorded /proc/sys/vm (read by the caller into key/value pairs). */
+void ps_policy_default(struct ps_policy *p, const char *key, long value);
+
+#endif

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * lock.h - the zone->lock and struct zone cache-line model.
+ *
+ * Three parts, one prefix each:
+ *
+ *  ps_zone_layout  which fields of struct zone share a cache line: the
+ *                  built-in 3.17 and 4.0 layouts, or `key = value` files.
+ *  ps_cl           the cache lines of every zone: last writer and the CPUs
+ *                  holding a valid copy; counts transfers.
+ *  ps_lock         the discrete-event lock queue: zone-lock sections
+ *                  (refill, drain, direct alloc/free, fallback) with a
+ *                  duration, served FIFO per zone; waits, holds and the
+ *                  accesses each section makes to the zone's lines.
+ *  ps_lock_follow  groups a trace's events into the sections the kernel ran
+ *                  under zone->lock (follow mode) and feeds them to a ps_lock.
+ *
+ * Event order (what makes runs reproducible bit for bit): sections are
+ * served in order of arrival time at the lock, ties by submission order;
+ * cache-line accesses run in time order, ties by the order they were made.
+ * Times are integer nanoseconds.  The model's assumptions are listed at the
+ * top of lock.c and in docs/lock-model.md.
+ */
+#ifndef PS_LOCK_H
+#define PS_LOCK_H
+
+#include <stdint.h>
+
+#include "lib/error.h"
+#include "lib/event.h"
+#include "lib/kvfile.h"
+#include "lib/machine.h"
+#include "sim/mm/profile.h"
+
+/* ---- layout ---- */
+
+#define PS_CL_MAX_LINES 64	/* struct zone fits in 4 KiB */
+
+enum ps_zone_field {
+	PS_ZF_LOCK,		/* zone->lock */
+	PS_ZF_FREE_LIST,	/* free_area[order].free_list[mt] (the list head) */
+	PS_ZF_NR_FREE,		/* free_area[order].nr_free */
+	PS_ZF_FLAGS,		/* zone->flags */
+	PS_ZF_WATERMARK,	/* _watermark[], lowmem_reserve[] (read-mostly) */
+	PS_ZF_VM_STAT,		/* vm_stat[NR_FREE_PAGES] */
+};
+
+/* Byte offsets in struct zone (x86-64); plain data. */
+struct ps_zone_layout {
+	char name[64];
+	int line_size;		/* 64 */
+	int lock_offset, lock_size;
+	int free_area_offset;	/* free_area[0] */
+	int nr_mt;		/* list heads per free_area (MIGRATE_TYPES) */
+	int watermark_offset, flags_offset, vm_stat_offset;
+};
+
+/* The built-in layout @name ("3.17", "4.0"); -1 if there is none. */
+int ps_zone_layout_builtin(struct ps_zone_layout *l, const char *name);
+
+/*
+ * One key of a layout (`base` = a built-in name to start from, line_size,
+ * lock.offset, lock.size, free_area.offset, free_area.nr_mt,
+ * watermark.offset, flags.offset, vm_stat.offset).  @where names the place
+ * for messages.  Returns 0, 1 if @key is not a layout key, -1 on a bad value.
+ */
+int ps_zone_layout_set(struct ps_zone_layout *l, const char *key, const char *value, const char *where,
+		       struct ps_error *err);
+
+/* A layout file: `key = value` lines, '#' comments (starts from the 4.0 layout). */
+int ps_zone_layout_load(struct ps_zone_layout *l, const char *path, struct ps_error *err);
+
+/* Checks that every field lies in PS_CL_MAX_LINES lines and nothing overlaps the lock. */
+int ps_zone_layout_check(const struct ps_zone_layout *l, struct ps_error *err);
+
+/* The cache line (0..PS_CL_MAX_LINES-1) holding the first byte of a field. */
+int ps_zone_layout_line(const struct ps_zone_layout *l, int field, int order, int mt);
+
+/* ---- cache lines ---- */
+
+#define PS_CL_NR_TAGS 8		/* transfers are counted per (zone, tag); tags are causes */
+
+struct ps_cl;
+
+/* Lines of @nr_zones zones for @nr_cpus CPUs; NULL on ENOMEM.  Free with ps_cl_destroy. */
+struct ps_cl *ps_cl_create(int nr_zones, int nr_cpus);
+void ps_cl_destroy(struct ps_cl *cl);
+
+/*
+ * One access by @cpu to @line of @zone.  A transfer is counted (against
+ * @tag) when the line was last written by another CPU and @cpu holds no
+ * valid copy since that write.  A write leaves the writer the only valid
+ * copy; then every CPU spinning on that line (ps_cl_spin_begin) other than
+ * the writer re-reads it, which counts against the spinner's own tag.
+ * Returns the transfers this access caused (its own and the spinners').
+ */
+int ps_cl_access(struct ps_cl *cl, int zone, int line, int cpu, int write, int tag);
+
+/* @cpu starts / stops spinning on @line of @zone (at most one line per CPU). */
+void ps_cl_spin_begin(struct ps_cl *cl, int zone, int line, int cpu, int tag);
+void ps_cl_spin_end(struct ps_cl *cl, int zone, int cpu);
+
+uint64_t ps_cl_transfers(const struct ps_cl *cl, int zone, int tag);
+
+/* ---- the lock model ---- */
+
+enum ps_lock_cause {
+	PS_LOCK_REFILL,		/* rmqueue_bulk */
+	PS_LOCK_DRAIN,		/* free_pcppages_bulk */
+	PS_LOCK_DIRECT_ALLOC,	/* rmqueue / rmqueue_buddy without the pcp */
+	PS_LOCK_DIRECT_FREE,	/* free_one_page without the pcp */
+	PS_LOCK_FALLBACK,	/* a refill or direct alloc that fell back to another migratetype */
+	PS_LOCK_NR_CAUSES
+};
+
+extern const char *const ps_lock_cause_names[PS_LOCK_NR_CAUSES];
+
+/*
+ * Defaults (docs/lock-model.md gives the sources): 50 ns to take and drop an
+ * uncontended, cache-hot zone->lock; 60 ns per block moved between the
+ * buddy and a per-CPU list (about 180 cycles at 3 GHz, inside the 100-400
+ * cycle order-0 fast-path cost).
+ */
+#define PS_LOCK_ACQUIRE_NS 50
+#define PS_LOCK_PAGE_NS 60
+
+struct ps_lock_params {
+	uint64_t acquire_ns;	/* lock.acquire_ns */
+	uint64_t page_ns;	/* lock.page_ns: per block moved */
+	int carry;		/* lock.carry: a wait delays the CPU's later sections (1) or not (0) */
+	struct ps_zone_layout layout;
+};
+
+/* Defaults, layout 4.0. */
+void ps_lock_params_init(struct ps_lock_params *p);
+
+/*
+ * One `--set` key: lock.acquire_ns, lock.page_ns, lock.carry, or a layout
+ * key (ps_zone_layout_set).  Returns 0, 1 if @key is none of these, -1 on a
+ * bad value (message in @err naming @where).
+ */
+int ps_lock_params_set(struct ps_lock_params *p, const char *key, const char *value, const char *where,
+		       struct ps_error *err);
+
+/* One zone-lock section, as the replay engine or the follow grouper sees it. */
+struct ps_lock_sect {
+	uint64_t t_ns;		/* when the CPU reaches the lock (trace time) */
+	uint64_t t_last_ns;	/* trace time of its last event (follow mode; else = t_ns) */
+	int zone;		/* index in the machine's zone array */
+	int cpu;
+	int nr;			/* blocks moved (list operations on free_area) */
+	int order;		/* order of those blocks */
+	int mt;			/* their migratetype (free list), v4.4+ numbering */
+	int cause;		/* enum ps_lock_cause */
+};
+
+struct ps_lock;
+
+/* A model for @nr_zones zones and @nr_cpus CPUs; NULL with @err on failure.  Free with ps_lock_destroy. */
+struct ps_lock *ps_lock_create(const struct ps_lock_params *p, int nr_zones, int nr_cpus, struct ps_error *err);
+void ps_lock_destroy(struct ps_lock *lk);
+
+/*
+ * Submits a section.  Sections must come in non-decreasing t_ns (trace
+ * order) unless the caller uses ps_lock_advance; the model may serve them
+ * later (a CPU delayed by earlier waits).  No allocation, no string work.
+ * Out-of-range zone, cpu or cause: counted (zone_lock_ignored), ignored.
+ */
+void ps_lock_submit(struct ps_lock *lk, const struct ps_lock_sect *s);
+
+/*
+ * For callers that submit sections late (the follow grouper): promises that
+ * no later submission has t_ns < @floor, and serves what that allows.  Once
+ * called, submissions no longer advance the model's clock themselves.
+ */
+void ps_lock_advance(struct ps_lock *lk, uint64_t floor);
+
+/* The same for order-0 MOVABLE blocks: what the simulate-mode hooks call. */
+void ps_lock_section(struct ps_lock *lk, int zone, int cpu, uint64_t t_ns, int pages, int cause);
+
+/*
+ * Pages held on the per-CPU lists of @zone (all CPUs) from @t_ns on: the
+ * model keeps their time-weighted mean and maximum.  Call after every
+ * change (simulate mode: the model's zone->nr_pcp_pages).
+ */
+void ps_lock_pcp_pages(struct ps_lock *lk, int zone, uint64_t t_ns, uint64_t pages);
+
+/* Serves every pending section and runs every pending access.  Call once, at the end. */
+void ps_lock_finish(struct ps_lock *lk);
+
+/*
+ * Appends the counters: totals, then per zone as <name>.node<N>.<Zone>:
+ * zone_lock_acquisitions, zone_lock_contended, zone_lock_wait_ns,
+ * zone_lock_hold_ns, zone_cacheline_transfers, each also _<cause>;
+ * pcp_pages_held_avg, pcp_pages_held_max.  @m names the zones (may be NULL:
+ * <name>.zone<i>).  Returns 0 or -1 (ENOMEM).
+ */
+int ps_lock_counters(const struct ps_lock *lk, const struct ps_machine *m, struct ps_kv *kv);
+
+/* Counters read by tests and drivers. */
+struct ps_lock_zone_stats {
+	uint64_t acquisitions[PS_LOCK_NR_CAUSES], contended[PS_LOCK_NR_CAUSES];
+	uint64_t wait_ns[PS_LOCK_NR_CAUSES], hold_ns[PS_LOCK_NR_CAUSES];
+	uint64_t transfers[PS_LOCK_NR_CAUSES];
+	uint64_t blocks;
+};
+
+/* Sums over causes (and zones when @zone < 0) of one zone's stats. */
+void ps_lock_stats(const struct ps_lock *lk, int zone, struct ps_lock_zone_stats *out);
+uint64_t ps_lock_total(const uint64_t v[PS_LOCK_NR_CAUSES]);
+
+/* Serve order and timing of the sections, for tests: start time of the n-th served section. */
+struct ps_lock_served {
+	uint64_t arrival, start, end;
+	int cpu, zone;
+};
+/* Records served sections into @buf (up to @len); NULL stops recording. */
+void ps_lock_record(struct ps_lock *lk, struct ps_lock_served *buf, int len, int *count);
+
+/* ---- follow mode: sections grouped from trace events ---- */
+
+struct ps_lock_follow;
+
+/*
+ * A grouper feeding @lk; @m gives the zone of a pfn and the CPUs, @prof
+ * which orders go through the pcp (direct frees are the others).
+ * NULL on ENOMEM.  @lk and @m must outlive it.
+ */
+struct ps_lock_follow *ps_lock_follow_create(struct ps_lock *lk, const struct ps_machine *m,
+					     const struct ps_profile *prof, int pageblock_order);
+void ps_lock_follow_destroy(struct ps_lock_follow *f);
+
+/*
+ * One trace event, in trace order.  Groups as the kernel takes the lock:
+ * a run of zone_locked events with percpu_refill=1 on one CPU for one zone
+ * (with the extfrag events inside it) is one refill, ended by that CPU's
+ * next other event (normally its mm_page_alloc); a run of pcpu_drain events
+ * on one CPU for one zone is one drain; a zone_locked event with
+ * percpu_refill=0 is one direct allocation; an mm_page_free of an order
+ * the profile does not put on pcp lists is one direct free.  A section
+ * holding an extfrag event counts as a fallback.  A run with no event for
+ * 1 ms stops holding the model's clock back; when it ends it is submitted
+ * late (its arrival clamped to the clock, counted as zone_lock_late).
+ */
+void ps_lock_follow_event(struct ps_lock_follow *f, const struct ps_event *ev);
+
+/* Closes the runs still open (end of trace) and calls ps_lock_finish. */
+void ps_lock_follow_finish(struct ps_lock_follow *f);
+
+/* What the grouper saw: sections per cause, events it could not place. */
+struct ps_lock_follow_stats {
+	uint64_t sections[PS_LOCK_NR_CAUSES];
+	uint64_t outside_zones;		/* events whose pfn lies in no zone */
+	uint64_t trace_span_ns;		/* sum over multi-block sections of last - first event time */
+	uint64_t trace_span_blocks;	/* sum of (blocks - 1) over those sections */
+};
+void ps_lock_follow_stats(const struct ps_lock_follow *f, struct ps_lock_follow_stats *out);
+
+#endif

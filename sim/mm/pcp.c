@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pcp.c - per-CPU page lists.
+ *
+ * Notes (what this simplifies):
+ *  - high and batch come from the recorded zoneinfo (or a policy); with
+ *    6.7+ bounds (high_min/high_max) high is auto-tuned on refill and free
+ *    and the refill batch grows with alloc_factor (up to batch <<
+ *    scale_max, CONFIG_PCP_BATCH_SCALE_MAX); vmstat's decay of high is
+ *    ps_pcp_decay_high, run by the replay once a second; ZONE_BELOW_HIGH is
+ *    not modelled.
+ *  - ZONE_RECLAIM_ACTIVE (5.14+, kswapd running on the node) is the caller's
+ *    flag: high capped at 4 * batch.
+ *  - ≤ 4.14 hot/cold frees (cold at the tail) are treated as hot.
+ *  - The drain amount is batch (≤ 5.13) or batch << free_factor clamped to
+ *    [batch, high - batch] (5.14+; free_factor stops at scale_max, as in
+ *    6.7+ and the stable trees); from 5.19 a free of order 1..3 after a
+ *    drain empties the lists (free_high).
+ *  - The cached migratetype of a pcp page is its pageblock's type when it was
+ *    freed, or the requested type when it came from a refill.
+ */
+#include <string.h>
+
+#include "sim/mm/lock.h"
+#include "sim/mm/pcp.h"
+
+/* A zone-lock section for the lock model, at the time and CPU of the request in progress. */
+static void lock_section(struct ps_zone *z, int pages, int cause)
+{
+	if (z->lock)
+		ps_lock_section(z->lock, z->index, z->now_cpu, z->now_ns, pages, cause);
+}
+
+void ps_pcp_init(struct ps_pcp *pcp, int high, int batch)
+{
+	memset(pcp, 0, sizeof(*pcp));
+	pcp->high = high;
+	pcp->batch = batch > 0 ? batch : 1;
+	pcp->scale_max = PS_PCP_BATCH_SCALE_MAX;
+	for (int i = 0; i < PS_NR_PCP_LISTS; i++)
+		pcp->lists[i].head = pcp->lists[i].tail = PS_NIL;
+}
+
+/* CONFIG_PCP_BATCH_SCALE_MAX as the 6.7+ code reads it (the Kconfig's range is 0..6) */
+static int scale_max(const struct ps_pcp *pcp)
+{
+	return pcp->scale_max > 6 ? 6 : pcp->scale_max;
+}
+
+void ps_pcp_set_adaptive(struct ps_pcp *pcp, int high_min, int high_max)
+{
+	if (high_min <= 0 || high_max < high_min)
+		return;
+	pcp->high_min = high_min;
+	pcp->high_max = high_max;
+	if (pcp->high < high_min)
+		pcp->high = high_min;
+	if (pcp->high > high_max)
+		pcp->high = high_max;
+}
+
+int ps_pcp_refill_blocks(struct ps_pcp *pcp, int order)
+{
+	int b;
+
+	if (!pcp->high_max) {
+		b = order ? ((pcp->batch >> order) > 2 ? pcp->batch >> order : 2) : pcp->batch;
+		return pcp->high < pcp->batch ? 1 : b;
+	}
+	/* 6.7+ nr_pcp_alloc() */
+	if (pcp->high < pcp->batch)
+		return 1;
+	b = order ? pcp->batch : pcp->batch << pcp->alloc_factor;
+	if (pcp->high_min != pcp->high_max) {
+		pcp->high += b;
+		if (pcp->high > pcp->high_max)
+			pcp->high = pcp->high_max;
+	}
+	if (!order) {
+		int maxn = pcp->high - pcp->count - pcp->batch;
+
+		if (maxn < pcp->batch)
+			maxn = pcp->batch;
+		if (b <= maxn && pcp->alloc_factor < scale_max(pcp))
+			pcp->alloc_factor++;
+		if (b > maxn)
+			b = maxn;
+	}
+	if (b > 1) {
+		b >>= order;
+		if (b < 2)
+			b = 2;
+	}
+	return b;
+}
+
+void ps_pcp_note_alloc(struct ps_pcp *pcp)
+{
+	pcp->free_factor >>= 1;
+	pcp->free_count >>= 1;
+}
+
+int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int order, int reclaim_active)
+{
+	int n, high;
+
+	reclaim_active &= prof->pcp_high_orders;	/* ZONE_RECLAIM_ACTIVE came with 5.14 */
+
+	if (pcp->high_max) {
+		/* 6.7+ free_frozen_page_commit(): nr_pcp_high() and nr_pcp_free() */
+		int free_high;
+
+		high = pcp->high;
+
+		pcp->alloc_factor >>= 1;
+		/*
+		 * free_high: a high-order free following another one, with free_count
+		 * over batch (6.7-6.13) or batch + high_min / 2 (by 6.18)
+		 */
+		free_high = order && order <= 3 && pcp->prev_free_high &&
+			    pcp->free_count >= pcp->batch + (prof->defrag_mode ? pcp->high_min / 2 : 0);
+		pcp->prev_free_high = order && order <= 3;
+		if (pcp->free_count < (pcp->batch << scale_max(pcp)))
+			pcp->free_count += 1 << order;
+		if (free_high) {
+			int h = pcp->high - (pcp->batch << scale_max(pcp));
+
+			pcp->high = h < pcp->high_min ? pcp->high_min : h;
+			high = 0;
+		} else if (reclaim_active) {
+			int h = pcp->high - (pcp->free_count > pcp->batch ? pcp->free_count : pcp->batch);
+
+			pcp->high = h < pcp->high_min ? pcp->high_min : h;
+			high = pcp->batch << 2 < pcp->high ? pcp->batch << 2 : pcp->high;
+		} else if (pcp->count >= pcp->high && pcp->high_min != pcp->high_max) {
+			int want = pcp->free_count + pcp->batch;
+
+			if (want > pcp->high_max)
+				want = pcp->high_max;
+			if (want > pcp->high)
+				pcp->high = want;
+			high = pcp->high;
+		}
+		if (pcp->count < high)
+			return 0;
+		if (free_high)
+			return pcp->count < (pcp->batch << scale_max(pcp)) ? pcp->count : pcp->batch << scale_max(pcp);
+		if (high < pcp->batch)
+			return 1;
+		n = pcp->free_count;
+		if (n < pcp->batch)
+			n = pcp->batch;
+		if (n > high - pcp->batch)
+			n = high - pcp->batch;
+		return n > 0 ? n : 1;
+	}
+	/* 5.19-6.6: a high-order free after a drain empties the lists (free_high) */
+	if (prof->pcp_drain_from_freed && pcp->free_factor && order && order <= 3)
+		return pcp->count + pcp->batch;
+	high = pcp->high;
+	if (reclaim_active && pcp->batch << 2 < high)
+		high = pcp->batch << 2;
+	if (pcp->count < high)
+		return 0;
+	if (!prof->pcp_high_orders) {
+		n = pcp->batch;
+	} else {
+		/* nr_pcp_free(): batch << free_factor within [batch, high - batch] */
+		long max = high - pcp->batch, b = (long)pcp->batch << pcp->free_factor;
+
+		if (b < max && pcp->free_factor < pcp->scale_max)
+			pcp->free_factor++;
+		n = (int)(b > max ? max : b);
+		if (n < pcp->batch)
+			n = pcp->batch;
+	}
+	if (high < pcp->batch)
+		n = 1;
+	return n;
+}
+
+int ps_pcp_decay_high(struct ps_pcp *pcp, int *changed)
+{
+	if (pcp->high > pcp->high_min) {
+		long h = pcp->high - (pcp->high >> 3), c = (long)pcp->count - ((long)pcp->batch << scale_max(pcp));
+
+		if (c > h)
+			h = c;
+		pcp->high = (int)(h > pcp->high_min ? h : pcp->high_min);
+		*changed |= pcp->high > pcp->high_min;
+	}
+	return pcp->count > pcp->high ? pcp->count - pcp->high : 0;
+}
+
+int ps_pcp_allowed(const struct ps_profile *prof, int order, int pageblock_order)
+{
+	if (!prof->pcp_high_orders)
+		return order == 0;
+	return order <= 3 || order == pageblock_order;
+}
+
+int ps_pcp_nr_lists(const struct ps_profile *prof)
+{
+	if (!prof->pcp_high_orders)
+		return PS_MT_PCPTYPES;
+	return prof->split_large_free ? 14 : 13;
+}
+
+int ps_pcp_index(const struct ps_zone *z, int order, int mt)
+{
+	if (mt >= PS_MT_PCPTYPES || mt < 0)
+		mt = PS_MT_MOVABLE;	/* HIGHATOMIC and CMA pages sit on the movable list */
+	if (!z->prof->pcp_high_orders)
+		return mt;
+	if (order <= 3)
+		return order * PS_MT_PCPTYPES + mt;
+	/* the pageblock order: one list, two from 6.10 (movable and the rest) */
+	return z->prof->split_large_free && mt != PS_MT_MOVABLE ? 13 : 12;
+}
+
+static void drain_one(struct ps_zone *z, uint32_t idx)
+{
+	int order = PG_ORDER(z->state[idx]);
+	int mt = z->prof->pcp_mt_cache ? z->mt[idx] : ps_pageblock_mt(z, idx);
+
+	ps_zone_mark(z, idx, order, PG_ALLOC, mt);
+	ps_zone_pcp_add(z, -(int64_t)(1u << order));
+	ps_free_one_page(z, idx, order, mt, 0);
+}
+
+/* Returns the block at the tail (the oldest) of @l to the buddy; its pages. */
+static int drain_tail(struct ps_zone *z, struct ps_pcp *pcp, struct ps_list *l)
+{
+	uint32_t idx = l->tail;
+	int pages = 1 << PG_ORDER(z->state[idx]);
+
+	ps_list_del(z, l, idx);
+	pcp->count -= pages;
+	pcp->drain_pages += pages;
+	drain_one(z, idx);
+	return pages;
+}
+
+void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list)
+{
+	int nl = ps_pcp_nr_lists(z->prof), pi = start_list;
+	uint64_t pages0 = pcp->drain_pages;
+
+	if (n <= 0 || pcp->count <= 0)
+		return;
+	z->lock_acquisitions++;
+	pcp->drains++;
+	if (!z->prof->pcp_drain_from_freed) {
+		/* <= 5.18: round robin, batch_free growing with every list visited */
+		int batch_free = 0;
+
+		pi = -1;
+		while (n > 0 && pcp->count > 0) {
+			struct ps_list *l;
+			int nonempty = 0;
+
+			do {
+				batch_free++;
+				pi = (pi + 1) % nl;
+			} while (pcp->lists[pi].tail == PS_NIL);
+			for (int i = 0; i < nl; i++)
+				nonempty += pcp->lists[i].tail != PS_NIL;
+			if (nonempty == 1)
+				batch_free = n;
+			l = &pcp->lists[pi];
+			do {
+				n -= drain_tail(z, pcp, l);
+			} while (--batch_free > 0 && n > 0 && l->tail != PS_NIL);
+		}
+		lock_section(z, (int)(pcp->drain_pages - pages0), PS_LOCK_DRAIN);
+		return;
+	}
+	/* 5.19+: list by list, starting at the freed page's list */
+	if (pi < 0 || pi >= nl)
+		pi = 0;
+	while (n > 0 && pcp->count > 0) {
+		struct ps_list *l;
+
+		while (pcp->lists[pi].tail == PS_NIL)
+			pi = (pi + 1) % nl;
+		l = &pcp->lists[pi];
+		while (n > 0 && l->tail != PS_NIL)
+			n -= drain_tail(z, pcp, l);
+	}
+	lock_section(z, (int)(pcp->drain_pages - pages0), PS_LOCK_DRAIN);
+}
+
+uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
+{
+	struct ps_list *l = &pcp->lists[ps_pcp_index(z, order, mt)];
+	uint32_t idx;
+
+	if (l->head == PS_NIL) {
+		int n = ps_pcp_refill_blocks(pcp, order), mode = 0, got = 0;
+		uint64_t fallbacks = z->fallbacks;
+
+		z->lock_acquisitions++;	/* rmqueue_bulk takes the lock even when it finds nothing */
+		for (int i = 0; i < n; i++) {
+			uint32_t b = ps_rmqueue(z, order, mt, &mode);
+
+			if (b == PS_NIL)
+				break;
+			ps_zone_mark(z, b, order, PG_PCP, mt);
+			ps_list_add_tail(z, l, b);
+			pcp->count += 1 << order;
+			pcp->refill_pages += 1 << order;
+			ps_zone_pcp_add(z, 1u << order);
+			got++;
+		}
+		if (got)
+			pcp->refills++;	/* what the trace would show as a refill */
+		lock_section(z, got << order,
+			     z->fallbacks != fallbacks ? PS_LOCK_FALLBACK : PS_LOCK_REFILL);
+		if (l->head == PS_NIL)
+			return PS_NIL;
+	}
+	idx = l->head;
+	ps_list_del(z, l, idx);
+	pcp->count -= 1 << order;
+	ps_zone_pcp_add(z, -(int64_t)(1u << order));
+	ps_pcp_note_alloc(pcp);
+	ps_zone_mark(z, idx, order, PG_ALLOC, mt);
+	return idx;
+}
+
+void ps_pcp_free(struct ps_zone *z, struct ps_pcp *pcp, uint32_t idx, int order)
+{
+	int mt = ps_pageblock_mt(z, idx), pi = ps_pcp_index(z, order, mt);
+
+	if (mt == PS_MT_ISOLATE) {
+		z->lock_acquisitions++;
+		lock_section(z, 1 << order, PS_LOCK_DIRECT_FREE);
+		ps_free_block(z, idx, order);
+		return;
+	}
+	ps_zone_mark(z, idx, order, PG_PCP, mt);
+	ps_list_add(z, &pcp->lists[pi], idx);
+	pcp->count += 1 << order;
+	ps_zone_pcp_add(z, 1u << order);
+	{
+		int n = ps_pcp_drain_pages(pcp, z->prof, order, z->reclaim_active);
+
+		if (n > 0)
+			ps_pcp_drain(z, pcp, n, pi);
+	}
+}

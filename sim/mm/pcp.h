@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pcp.h - per-CPU page lists (struct per_cpu_pages) of one zone for one CPU,
+ * with the version's list layout, refill (rmqueue_bulk) and drain
+ * (free_pcppages_bulk) rules.  Pages on a list are PG_PCP blocks of the
+ * zone, linked through the zone's link arrays.
+ */
+#ifndef PS_PCP_H
+#define PS_PCP_H
+
+#include "sim/mm/buddy.h"
+
+/* orders 0..3 x 3 migratetypes, then two lists for the pageblock order */
+#define PS_NR_PCP_LISTS 14
+
+struct ps_pcp {
+	int count;			/* pages */
+	int high, batch;
+	int free_factor;		/* 5.14-6.6 */
+	int scale_max;			/* CONFIG_PCP_BATCH_SCALE_MAX (a stable fix from 6.1.y on; see policy.h) */
+	int alloc_factor;		/* 6.7+ */
+	int high_min, high_max;		/* 6.7+ auto-tuning bounds (0: fixed high) */
+	int free_count;			/* 6.7+ */
+	int prev_free_high;		/* 6.7+: PCPF_PREV_FREE_HIGH_ORDER */
+	struct ps_list lists[PS_NR_PCP_LISTS];
+	uint64_t refills, drains, refill_pages, drain_pages;
+};
+
+/* The Kconfig default of CONFIG_PCP_BATCH_SCALE_MAX. */
+#define PS_PCP_BATCH_SCALE_MAX 5
+
+void ps_pcp_init(struct ps_pcp *pcp, int high, int batch);
+
+/* 6.7+: auto-tune high between these bounds (as zoneinfo's high_min/high_max). */
+void ps_pcp_set_adaptive(struct ps_pcp *pcp, int high_min, int high_max);
+
+/* How many blocks of @order a refill takes (nr_pcp_alloc); updates the auto-tuning state. */
+int ps_pcp_refill_blocks(struct ps_pcp *pcp, int order);
+
+/*
+ * After a block of @order went on the lists (pcp->count already raised):
+ * how many pages to drain now, 0 for none (nr_pcp_high / nr_pcp_free,
+ * free_high); updates the version's state.  @reclaim_active: the zone's
+ * ZONE_RECLAIM_ACTIVE (5.14+ caps high at 4 * batch while kswapd runs).
+ */
+int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int order, int reclaim_active);
+
+/* An allocation was served from the lists (decays free_factor / free_count). */
+void ps_pcp_note_alloc(struct ps_pcp *pcp);
+
+/* The list of a block of @order and @mt, and how many lists the version has. */
+int ps_pcp_index(const struct ps_zone *z, int order, int mt);
+int ps_pcp_nr_lists(const struct ps_profile *prof);
+
+/*
+ * 6.7+ decay_pcp_high, at each vmstat_update of the CPU: high falls by an
+ * eighth, not below count - batch << scale_max nor high_min; returns the
+ * pages then over high, to drain.  *@changed |= high is still above high_min.
+ */
+int ps_pcp_decay_high(struct ps_pcp *pcp, int *changed);
+
+/* Whether @order may use the pcp lists under @prof. */
+int ps_pcp_allowed(const struct ps_profile *prof, int order, int pageblock_order);
+
+/*
+ * rmqueue_pcplist: a block of @order for @mt from the CPU's lists,
+ * refilling a batch from the buddy (one zone-lock hold) when the list is
+ * empty.  Returns the zone index (marked PG_ALLOC) or PS_NIL.
+ */
+uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt);
+
+/* free_unref_page: puts the block on the CPU's list, draining a batch over high. */
+void ps_pcp_free(struct ps_zone *z, struct ps_pcp *pcp, uint32_t idx, int order);
+
+/* free_pcppages_bulk: returns up to @n pages to the buddy (one zone-lock hold). */
+void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list);
+
+#endif

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/kver.h"
+#include "sim/mm/vmstat.h"
+
+const char *const ps_extfrag_names[PS_XF_NR] = {
+	[PS_XF_EVENTS] = "extfrag_events",
+	[PS_XF_FRAGMENTING] = "extfrag_fragmenting",
+	[PS_XF_FRAG_UNMOVABLE] = "extfrag_fragmenting_unmovable",
+	[PS_XF_FRAG_UNMOVABLE_FROM_MOVABLE] = "extfrag_fragmenting_unmovable_from_movable",
+	[PS_XF_FRAG_UNMOVABLE_FROM_RECLAIMABLE] = "extfrag_fragmenting_unmovable_from_reclaimable",
+	[PS_XF_FRAG_RECLAIMABLE] = "extfrag_fragmenting_reclaimable",
+	[PS_XF_FRAG_RECLAIMABLE_FROM_MOVABLE] = "extfrag_fragmenting_reclaimable_from_movable",
+	[PS_XF_FRAG_RECLAIMABLE_FROM_UNMOVABLE] = "extfrag_fragmenting_reclaimable_from_unmovable",
+	[PS_XF_FRAG_MOVABLE] = "extfrag_fragmenting_movable",
+	[PS_XF_CHANGE_OWNERSHIP] = "extfrag_change_ownership",
+};
+
+static inline int zone_of(const struct ps_counters *c, uint64_t pfn)
+{
+	return ps_zone_table_lookup(&c->zt, pfn);
+}
+
+void ps_counters_init(struct ps_counters *c, const struct ps_machine *m, int pageblock_order)
+{
+	memset(c, 0, sizeof(*c));
+	c->m = m;
+	c->pageblock_order = pageblock_order;
+	if (m) {
+		ps_zone_table_init(&c->zt, m);
+		c->numa_rule = ps_numa_stat_rule_for_kver(m->kver);
+	}
+}
+
+int ps_numa_stat_rule_for_kver(int kver)
+{
+	if (kver == PS_KVER_UNKNOWN || kver >= PS_KVER(4, 10, 0))
+		return PS_NUMA_STAT_PREF;
+	return kver >= PS_KVER(4, 7, 0) ? PS_NUMA_STAT_LOCAL_BUG : PS_NUMA_STAT_PREF_OTHERNODE;
+}
+
+static void count_extfrag(struct ps_counters *c, const struct ps_event *ev)
+{
+	uint64_t *x = c->extfrag;
+
+	x[PS_XF_EVENTS]++;
+	if (ev->change_ownership)
+		x[PS_XF_CHANGE_OWNERSHIP]++;
+	if (ev->fallback_order >= c->pageblock_order)
+		return;
+	x[PS_XF_FRAGMENTING]++;
+	switch (ev->alloc_migratetype) {
+	case PS_MT_UNMOVABLE:
+		x[PS_XF_FRAG_UNMOVABLE]++;
+		if (ev->fallback_migratetype == PS_MT_MOVABLE)
+			x[PS_XF_FRAG_UNMOVABLE_FROM_MOVABLE]++;
+		else if (ev->fallback_migratetype == PS_MT_RECLAIMABLE)
+			x[PS_XF_FRAG_UNMOVABLE_FROM_RECLAIMABLE]++;
+		break;
+	case PS_MT_RECLAIMABLE:
+		x[PS_XF_FRAG_RECLAIMABLE]++;
+		if (ev->fallback_migratetype == PS_MT_MOVABLE)
+			x[PS_XF_FRAG_RECLAIMABLE_FROM_MOVABLE]++;
+		else if (ev->fallback_migratetype == PS_MT_UNMOVABLE)
+			x[PS_XF_FRAG_RECLAIMABLE_FROM_UNMOVABLE]++;
+		break;
+	case PS_MT_MOVABLE:
+		x[PS_XF_FRAG_MOVABLE]++;
+		break;
+	}
+}
+
+static void outside(struct ps_counters *c, const struct ps_event *ev)
+{
+	if (!c->pfn_outside_zones++) {
+		c->first_outside_pfn = ev->pfn;
+		c->first_outside_type = ev->type;
+	}
+}
+
+/*
+ * An allocation served from zone @zd: pgalloc by zone type, and numastat
+ * (zone_statistics), per call.  The preferred node is the allocating CPU's,
+ * or the zone's own for __GFP_THISNODE.  PREF (4.10+): hit/miss against the
+ * preferred node, local/other against the CPU's; PREF_OTHERNODE (<= 4.6):
+ * the same, but __GFP_OTHER_NODE judges local/other against the preferred
+ * node; LOCAL_BUG (4.7-4.9): hit/miss against the CPU's node (the preferred
+ * with __GFP_OTHER_NODE), a hit counts local (other with __GFP_OTHER_NODE),
+ * a miss neither.
+ */
+static inline void count_alloc(struct ps_counters *c, const struct ps_zone_desc *zd, const struct ps_event *ev)
+{
+	int cpu_node = ps_machine_cpu_node(c->m, ev->cpu), znode = zd->node, pref, local, other_node;
+
+	if (__builtin_expect(cpu_node < 0, 0)) {
+		c->cpu_without_node++;
+		return;
+	}
+	c->pgalloc[zd->type] += 1ull << ev->order;
+	pref = (ev->gfp & PS_GFP_THISNODE) ? znode : cpu_node;
+	other_node = c->numa_rule != PS_NUMA_STAT_PREF && (ev->gfp & PS_GFP_OTHER_NODE);
+	local = other_node ? pref : cpu_node;
+	if (znode == (c->numa_rule == PS_NUMA_STAT_LOCAL_BUG ? local : pref)) {
+		c->numa_hit++;
+		c->node[znode].numa_hit++;
+	} else {
+		c->numa_miss++;
+		c->node[znode].numa_miss++;
+		c->numa_foreign++;
+		c->node[pref].numa_foreign++;
+		if (c->numa_rule == PS_NUMA_STAT_LOCAL_BUG)
+			return;
+	}
+	if (znode == local && !(c->numa_rule == PS_NUMA_STAT_LOCAL_BUG && other_node)) {
+		c->numa_local++;
+		c->node[znode].local_node++;
+	} else {
+		c->numa_other++;
+		c->node[znode].other_node++;
+	}
+}
+
+void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
+{
+	const struct ps_machine *m = c->m;
+	int zi;
+
+	c->events[ev->type]++;
+	if (ev->order >= PS_NR_ORDERS && ev->type != PS_EV_EXTFRAG) {
+		c->bad_order++;		/* only a hand-made pagesim file can carry one */
+		return;
+	}
+	switch (ev->type) {
+	case PS_EV_ALLOC:
+		if (ev->pfn == PS_PFN_NONE) {
+			c->alloc_failed++;
+			return;
+		}
+		zi = zone_of(c, ev->pfn);
+		if (zi < 0) {
+			outside(c, ev);
+			return;
+		}
+		count_alloc(c, &m->zones[zi], ev);
+		break;
+	case PS_EV_FREE:
+		if (zone_of(c, ev->pfn) < 0) {
+			outside(c, ev);
+			return;
+		}
+		c->pgfree += 1ull << ev->order;
+		break;
+	case PS_EV_FREE_BATCHED:
+		c->pgfree_batched_pages += 1ull << ev->order;
+		break;
+	case PS_EV_EXTFRAG:
+		count_extfrag(c, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * ps_counters_event() over a batch, in one pass over a chunk: every event's
+ * zone is looked up without a branch, and whether it needs
+ * ps_counters_event() comes from a table by type and order (an order out of
+ * range, extfrag) and its zone (a failed allocation or a free whose pfn is
+ * outside the zone table or on a zone boundary).  The others add one to
+ * their (type, order) cell, which gives events per type and the pages of
+ * mm_page_free and mm_page_free_batched at the end of the chunk; an
+ * allocation whose zone and CPU node the tables give is counted in place.
+ * The unusual events go, in trace order, to ps_counters_event().  (Listing
+ * the allocations for a second pass, to spare the branch on the type,
+ * measured no faster.)
+ */
+#define BATCH_CHUNK 4096
+#define SLOW_ALWAYS 2	/* slow_by_key: always ps_counters_event() */
+#define SLOW_NO_ZONE 1	/* slow_by_key: ps_counters_event() when the table has no zone */
+
+static uint8_t slow_by_key[PS_EV_NR << 8];	/* by type << 8 | order */
+
+static void init_slow_by_key(void)
+{
+	for (int t = 0; t < PS_EV_NR; t++)
+		for (int o = 0; o < 256; o++)
+			slow_by_key[t << 8 | o] = t == PS_EV_EXTFRAG || o >= PS_NR_ORDERS ? SLOW_ALWAYS :
+						  t == PS_EV_ALLOC || t == PS_EV_FREE ? SLOW_NO_ZONE : 0;
+}
+
+static void batch_chunk(struct ps_counters *c, const struct ps_event *evs, int n)
+{
+	const struct ps_machine *m = c->m;
+	const int16_t *zt = c->zt.zt;
+	const uint64_t zt_last = c->zt.len - 1;
+	const int zt_shift = c->zt.shift;
+	uint32_t cell[PS_EV_NR][16] = { { 0 } };
+
+	for (int i = 0; i < n; i++) {
+		const struct ps_event *ev = &evs[i];
+		unsigned int type = ev->type, order = ev->order, key = type << 8 | order;
+		uint64_t t = ev->pfn >> zt_shift;
+		/* a pfn beyond the table: as a zone boundary, for ps_counters_event() */
+		int z = t <= zt_last ? zt[t] : -2;
+
+		if (__builtin_expect(slow_by_key[key] & (SLOW_ALWAYS | (unsigned int)(z < 0)), 0)) {
+			ps_counters_event(c, ev);
+			continue;
+		}
+		cell[type][order]++;
+		if (type == PS_EV_ALLOC)
+			count_alloc(c, &m->zones[z], ev);
+	}
+	for (int t = 0; t < PS_EV_NR; t++)
+		for (int o = 0; o < PS_NR_ORDERS; o++)
+			c->events[t] += cell[t][o];
+	for (int o = 0; o < PS_NR_ORDERS; o++) {
+		c->pgfree += (uint64_t)cell[PS_EV_FREE][o] << o;
+		c->pgfree_batched_pages += (uint64_t)cell[PS_EV_FREE_BATCHED][o] << o;
+	}
+}
+
+void ps_counters_batch(struct ps_counters *c, const struct ps_event *evs, int n)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	_Static_assert(PS_NR_ORDERS <= 16, "ps_counters_batch() cells");
+	if (!c->m) {
+		for (int i = 0; i < n; i++)
+			ps_counters_event(c, &evs[i]);
+		return;
+	}
+	pthread_once(&once, init_slow_by_key);
+	for (int i = 0; i < n; i += BATCH_CHUNK)
+		batch_chunk(c, evs + i, n - i < BATCH_CHUNK ? n - i : BATCH_CHUNK);
+}
+
+int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv)
+{
+	static const char *const pgalloc_names[PS_ZONE_NR] = {
+		"pgalloc_dma", "pgalloc_dma32", "pgalloc_normal", "pgalloc_high", "pgalloc_movable", "pgalloc_device",
+	};
+	uint64_t pgfree = c->pgfree;
+	char name[96];
+
+	if (!c->events[PS_EV_FREE] && c->events[PS_EV_FREE_BATCHED])
+		pgfree = c->pgfree_batched_pages;
+	PS_KV_SET("numa_hit", c->numa_hit);
+	PS_KV_SET("numa_miss", c->numa_miss);
+	PS_KV_SET("numa_foreign", c->numa_foreign);
+	PS_KV_SET("numa_interleave", c->numa_interleave);
+	PS_KV_SET("numa_local", c->numa_local);
+	PS_KV_SET("numa_other", c->numa_other);
+	for (int z = 0; z < PS_ZONE_NR; z++)
+		if (z != PS_ZONE_HIGHMEM && z != PS_ZONE_DEVICE)
+			PS_KV_SET(pgalloc_names[z], c->pgalloc[z]);
+	if (c->pgalloc[PS_ZONE_HIGHMEM])
+		PS_KV_SET(pgalloc_names[PS_ZONE_HIGHMEM], c->pgalloc[PS_ZONE_HIGHMEM]);
+	PS_KV_SET("pgfree", pgfree);
+	for (int n = 0; n < c->m->nr_nodes; n++) {
+		const struct ps_numa_node *nn = &c->node[n];
+
+		if (!(c->m->node_online & (1ull << n)))
+			continue;
+#define NODE(field)                                                   \
+	do {                                                          \
+		snprintf(name, sizeof(name), "node%d." #field, n);    \
+		PS_KV_SET(name, nn->field);                           \
+	} while (0)
+		NODE(numa_hit);
+		NODE(numa_miss);
+		NODE(numa_foreign);
+		NODE(interleave_hit);
+		NODE(local_node);
+		NODE(other_node);
+#undef NODE
+	}
+	for (int i = 0; i < PS_XF_NR; i++)
+		PS_KV_SET(ps_extfrag_names[i], c->extfrag[i]);
+	for (int t = 0; t < PS_EV_NR; t++) {
+		snprintf(name, sizeof(name), "events_%s", ps_event_names[t]);
+		PS_KV_SET(name, c->events[t]);
+	}
+	PS_KV_SET("alloc_failed", c->alloc_failed);
+	PS_KV_SET("pfn_outside_zones", c->pfn_outside_zones);
+	PS_KV_SET("cpu_without_node", c->cpu_without_node);
+	if (c->bad_order)
+		PS_KV_SET("events_order_out_of_range", c->bad_order);
+	if (!c->events[PS_EV_FREE] && c->events[PS_EV_FREE_BATCHED])
+		PS_KV_SET("pgfree_from_batched", 1);
+	return 0;
+}

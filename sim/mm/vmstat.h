@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * counters.h - the kernel's counters, counted straight from trace events
+ * (pagesim stat) or from the model's own decisions (replay).
+ *
+ * Semantics, as /proc/vmstat and nodeN/numastat define them:
+ *  - numa_* count allocation calls (one per mm_page_alloc that got a page,
+ *    whatever its order); pgalloc_<zone> and pgfree count pages (2^order).
+ *  - hit/miss are judged against the preferred node.  A trace does not carry
+ *    it: pagesim takes the allocating CPU's node (the default mempolicy's
+ *    choice), or the page's own node for __GFP_THISNODE requests, which
+ *    cannot fall back.  foreign is charged to the preferred node.
+ *  - local/other are judged against the allocating CPU's node.
+ *  - per version (numa_rule): 4.7-4.9 judged hit/miss against the CPU's
+ *    node and counted no local/other on a miss (zone_statistics' regression,
+ *    fixed in 4.10); up to 4.9 __GFP_OTHER_NODE (khugepaged) put the
+ *    preferred node in the CPU's place.
+ *  - numa_interleave / interleave_hit need the task's mempolicy, which no
+ *    kmem event carries: they stay 0 when counted from a trace.
+ *  - mm_page_free_batched is an annotation of a free that mm_page_free
+ *    already reported; it counts towards pgfree only when the trace has no
+ *    mm_page_free event at all (then `pgfree_from_batched` says so).
+ *  - extfrag rows follow mmtests: fragmenting = fallback_order <
+ *    pageblock_order (computed here, never taken from rendered text).
+ */
+#ifndef PS_COUNTERS_H
+#define PS_COUNTERS_H
+
+#include <stdint.h>
+
+#include "lib/event.h"
+#include "lib/kvfile.h"
+#include "lib/machine.h"
+
+
+struct ps_numa_node {
+	uint64_t numa_hit, numa_miss, numa_foreign, interleave_hit, local_node, other_node;
+};
+
+enum ps_extfrag_row {
+	PS_XF_EVENTS,
+	PS_XF_FRAGMENTING,
+	PS_XF_FRAG_UNMOVABLE,
+	PS_XF_FRAG_UNMOVABLE_FROM_MOVABLE,
+	PS_XF_FRAG_UNMOVABLE_FROM_RECLAIMABLE,
+	PS_XF_FRAG_RECLAIMABLE,
+	PS_XF_FRAG_RECLAIMABLE_FROM_MOVABLE,
+	PS_XF_FRAG_RECLAIMABLE_FROM_UNMOVABLE,
+	PS_XF_FRAG_MOVABLE,
+	PS_XF_CHANGE_OWNERSHIP,
+	PS_XF_NR
+};
+
+extern const char *const ps_extfrag_names[PS_XF_NR];
+
+/* zone_statistics' rule, per kernel version (kernel-numa-pcp.md 2.4-2.5) */
+enum ps_numa_stat_rule {
+	PS_NUMA_STAT_PREF,		/* 4.10+ */
+	PS_NUMA_STAT_PREF_OTHERNODE,	/* <= 4.6 */
+	PS_NUMA_STAT_LOCAL_BUG,		/* 4.7-4.9 */
+};
+
+struct ps_counters {
+	const struct ps_machine *m;
+	int pageblock_order;
+	int numa_rule;			/* enum ps_numa_stat_rule; PREF unless set */
+	uint64_t numa_hit, numa_miss, numa_foreign, numa_interleave, numa_local, numa_other;
+	uint64_t pgalloc[PS_ZONE_NR];
+	uint64_t pgfree, pgfree_batched_pages;
+	struct ps_numa_node node[PS_MAX_NODES];
+	uint64_t extfrag[PS_XF_NR];
+	uint64_t events[PS_EV_NR];
+	uint64_t alloc_failed;
+	uint64_t pfn_outside_zones;	/* events skipped: pfn in no zone of the machine */
+	uint64_t cpu_without_node;	/* allocations skipped: CPU not in any node's cpulist */
+	uint64_t bad_order;		/* events skipped: order above 10 */
+	uint64_t first_outside_pfn;
+	int first_outside_type;
+	struct ps_zone_table zt;	/* the machine's pfn -> zone table */
+};
+
+void ps_counters_init(struct ps_counters *c, const struct ps_machine *m, int pageblock_order);
+
+/* The rule of kernel release @kver (PS_KVER); PREF when unknown. */
+int ps_numa_stat_rule_for_kver(int kver);
+
+/* Counts one trace event. */
+void ps_counters_event(struct ps_counters *c, const struct ps_event *ev);
+
+/* Counts @n trace events, as ps_counters_event() on each in turn would. */
+void ps_counters_batch(struct ps_counters *c, const struct ps_event *evs, int n);
+
+/* Finishes (batched-only pgfree) and appends every counter, in output order, to @kv. */
+int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv);
+
+#endif

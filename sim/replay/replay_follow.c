@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * replay_follow.c - follow mode's pass 2: the trace decides where every
+ * block goes; the model checks each event against its state (defects), and
+ * keeps a shadow of the per-CPU list counts the kernel's rules would keep,
+ * to compare with the trace's refill and drain sections.
+ *
+ * Simplifies: a block on a per-CPU list is a state, not a list position (the
+ * trace says when pages enter and leave the lists); the shadow is per list,
+ * seeded from the start's unknown pages.  See docs/replay.md.
+ */
+#include "sim/replay/replay_priv.h"
+
+void rp_defect(struct ps_replay *r, int kind, const struct ps_event *ev, const char *what)
+{
+	r->defects[kind]++;
+	if (r->o.verbose && r->verbose_left > 0) {
+		r->verbose_left--;
+		fprintf(stderr, "pagesim: defect: %s: %s pfn %#llx order %d cpu %d at %llu.%09llu\n", what,
+			ps_event_names[ev->type], (unsigned long long)ev->pfn, ev->order, ev->cpu,
+			(unsigned long long)(ev->ts_ns / 1000000000ull),
+			(unsigned long long)(ev->ts_ns % 1000000000ull));
+	}
+}
+
+/* Makes [idx, 2^order) one allocated block, splitting or joining allocated blocks. */
+int rp_reshape_alloc(struct ps_zone *z, uint32_t idx, int order)
+{
+	uint32_t h, end = idx + (1u << order);
+	int k, mt = z->mt[idx];
+
+	if (end > z->nr_pages)
+		return -1;
+	for (uint32_t p = idx; p < end;) {
+		if (ps_zone_block_of(z, p, &h, &k) != PG_ALLOC)
+			return -1;
+		if (h < idx || h + (1u << k) > end) {
+			/* a larger allocated block (split_page): cut it into order-0 pages */
+			for (uint32_t i = h; i < h + (1u << k); i++)
+				z->state[i] = PG_STATE(PG_ALLOC, 1, 0);
+			continue;
+		}
+		p = h + (1u << k);
+	}
+	ps_zone_mark(z, idx, order, PG_ALLOC, mt);
+	return 0;
+}
+
+static void account_invisible(struct ps_replay *r, struct ps_zone *z, uint32_t h, int k, const struct ps_event *ev)
+{
+	struct ps_event a = *ev;
+	uint32_t cpu = z->next[h];
+
+	a.type = PS_EV_ALLOC;
+	a.pfn = z->start_pfn + h;
+	a.order = 0;
+	a.gfp = 0;
+	a.cpu = cpu != PS_NIL ? cpu : ev->cpu;
+	/* the bulk allocator counts numa events per page */
+	for (int i = 0; i < (1 << k); i++) {
+		a.pfn = z->start_pfn + h + i;
+		ps_counters_event(&r->inv, &a);
+	}
+	r->invisible_pages += 1u << k;
+	ps_zone_pcp_add(z, -(int64_t)(1u << k));
+	ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
+}
+
+/*
+ * The per-CPU list counts the kernel's rules would keep in follow mode (a
+ * shadow of the trace): refills when a list is empty, drains when the count
+ * reaches high; compared with the refill and drain sections the trace shows.
+ */
+/* The shadow's per-list block counts of @cpu's lists of @z, indexed by ps_pcp_index(). */
+static int *shadow_lists(struct ps_replay *r, const struct ps_zone *z, int cpu)
+{
+	return &r->shadow[((size_t)z->index * r->nr_cpus + cpu_slot(r, cpu)) * PS_NR_PCP_LISTS];
+}
+
+static int *shadow_list(struct ps_replay *r, const struct ps_zone *z, int cpu, int order, int mt)
+{
+	return shadow_lists(r, z, cpu) + ps_pcp_index(z, order, mt);
+}
+
+int *rp_shadow_seed(struct ps_replay *r, const struct ps_zone *z, int cpu)
+{
+	return &r->shadow_seed[(size_t)z->index * r->nr_cpus + cpu_slot(r, cpu)];
+}
+
+/*
+ * The recorded lists' contents at the start: zoneinfo gives each CPU's
+ * count per zone, not which lists hold it.  An allocation from a list the
+ * shadow holds empty takes one of those pages if the trace served it with
+ * no refill of its own (@refilled: the CPU's previous event was a refill),
+ * until they run out; drains take them after the known lists.
+ */
+static int shadow_seed_take(struct ps_replay *r, struct ps_pcp *pcp, int *seed, int pages, int refilled)
+{
+	if (refilled || *seed < pages)
+		return 0;
+	*seed -= pages;
+	pcp->count -= pages;
+	r->seed_used += (uint64_t)pages;
+	return 1;
+}
+
+static void shadow_alloc(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt, int refilled)
+{
+	struct ps_pcp *pcp = pcp_of(r, z, cpu);
+	int *cnt = shadow_list(r, z, cpu, order, mt);
+
+	if (*cnt <= 0 && shadow_seed_take(r, pcp, rp_shadow_seed(r, z, cpu), 1 << order, refilled)) {
+		ps_pcp_note_alloc(pcp);
+		return;
+	}
+	if (*cnt <= 0) {
+		int n = ps_pcp_refill_blocks(pcp, order);
+
+		pcp->refills++;
+		*cnt += n;
+		pcp->count += n << order;
+	}
+	(*cnt)--;
+	pcp->count -= 1 << order;
+	ps_pcp_note_alloc(pcp);
+}
+
+/* free_pcppages_bulk on the shadow: @n pages from list @li on, then the start pages. */
+void rp_shadow_drain(struct ps_replay *r, struct ps_zone *z, int cpu, int n, int li)
+{
+	struct ps_pcp *pcp = pcp_of(r, z, cpu);
+	int *base = shadow_lists(r, z, cpu), nl = ps_pcp_nr_lists(r->o.profile);
+
+	if (n <= 0 || pcp->count <= 0)
+		return;
+	pcp->drains++;
+	for (int k = 0; k < nl && n > 0; k++) {
+		int l = (li + k) % nl, o = l < 12 ? l / PS_MT_PCPTYPES : z->pageblock_order;
+
+		if (!r->o.profile->pcp_high_orders)
+			o = 0;
+		while (base[l] > 0 && n > 0) {
+			base[l]--;
+			pcp->count -= 1 << o;
+			n -= 1 << o;
+		}
+	}
+	if (n > 0) {
+		int *seed = rp_shadow_seed(r, z, cpu), t = n < *seed ? n : *seed;
+
+		*seed -= t;
+		pcp->count -= t;
+		r->seed_used += (uint64_t)t;
+	}
+}
+
+static void shadow_free(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt, int reclaim_active)
+{
+	struct ps_pcp *pcp = pcp_of(r, z, cpu);
+
+	(*shadow_list(r, z, cpu, order, mt))++;
+	pcp->count += 1 << order;
+	rp_shadow_drain(r, z, cpu, ps_pcp_drain_pages(pcp, r->o.profile, order, reclaim_active),
+		     ps_pcp_index(z, order, mt));
+}
+
+/*
+ * ZONE_RECLAIM_ACTIVE in follow mode.  balance_pgdat leaves no event of its
+ * own: node N's zones count as under reclaim for the recorded kswapdN's own
+ * frees, and for others' frees until FOLLOW_KSWAPD_GAP_NS after kswapdN's
+ * latest event.  Measured on numa2-zrm1 (DMA32, batch 3, high 59): of the
+ * drains by other tasks sized for the capped high (9 pages), 236 came
+ * within 5 ms of kswapd0's latest event and 34 later; of those sized for
+ * the normal one (12, 24 pages), 45 within 5 ms and 599 later.
+ */
+#define FOLLOW_KSWAPD_GAP_NS 5000000ull
+
+/* The node whose kswapd @ev is, or -1; notes the time. */
+static int follow_kswapd(struct ps_replay *r, const struct ps_event *ev)
+{
+	int node = ev->task_node;
+
+	if (ev->task != PS_TASK_KSWAPD || node < 0 || node >= PS_MAX_NODES)
+		return -1;
+	r->kswapd_seen_ns[node] = ev->ts_ns;
+	r->kswapd_seen[node] = 1;
+	return node;
+}
+
+static int follow_reclaim_active(const struct ps_replay *r, int node, int kswapd_node, uint64_t now)
+{
+	return node == kswapd_node ||
+	       (r->kswapd_seen[node] && now >= r->kswapd_seen_ns[node] && now - r->kswapd_seen_ns[node] < FOLLOW_KSWAPD_GAP_NS);
+}
+
+/* Tracks the CPU's refill and drain sections; returns the section @ev follows (1: a refill, 2: a drain). */
+static int follow_sections(struct ps_replay *r, const struct ps_event *ev)
+{
+	uint8_t *sec;
+	int prev;
+
+	if (ev->cpu >= r->nr_cpus)
+		return 0;
+	sec = &r->section[ev->cpu];
+	prev = *sec;
+	if (ev->type == PS_EV_ZONE_LOCKED && ev->percpu_refill) {
+		if (*sec != 1)
+			r->trace_refills++;
+		*sec = 1;
+	} else if (ev->type == PS_EV_PCPU_DRAIN) {
+		if (*sec != 2)
+			r->trace_drains++;
+		*sec = 2;
+	} else if (ev->type != PS_EV_EXTFRAG) {
+		*sec = 0;
+	}
+	return prev;
+}
+
+/*
+ * zone_locked takes a block that is part of a larger pcp block, or made of
+ * free and pcp pieces: the pcp blocks were freed straight to the buddy (6.1+
+ * free_unref_page falls back to free_one_page, with no mm_page_pcpu_drain,
+ * when the pcp trylock fails) and merged.  Puts them there and returns 1 if
+ * the block at @idx is then free whole; 0, changing nothing, if any piece is
+ * neither free nor on a list (or a free piece reaches outside the block); -1
+ * if the pieces went to the buddy but did not merge into the block.
+ */
+static int resync_free_or_pcp(struct ps_replay *r, struct ps_zone *z, uint32_t idx, int order)
+{
+	uint32_t end = idx + (1u << order), h;
+	int k, any = 0;
+
+	for (uint32_t q = idx; q < end; q = h + (1u << k)) {
+		int kind = ps_zone_block_of(z, q, &h, &k);
+		int inside = h >= idx && h + (1u << k) <= end;
+		int holds = h <= idx && h + (1u << k) >= end;	/* a pcp block may hold the whole block */
+
+		if (!(kind == PG_FREE && inside) && !(kind == PG_PCP && (inside || holds)))
+			return 0;
+		any |= kind == PG_PCP;
+	}
+	if (!any)
+		return 0;
+	for (uint32_t q = idx, next; q < end; q = next) {
+		int kind = ps_zone_block_of(z, q, &h, &k);
+
+		next = h + (1u << k);	/* the block holds q (a merge may start it before q) */
+		if (kind != PG_PCP)
+			continue;
+		r->pcp_resyncs++;
+		ps_zone_pcp_add(z, -(int64_t)(1u << k));
+		ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
+		ps_free_one_page(z, h, k, ps_pageblock_mt(z, h), 0);
+	}
+	return ps_zone_block_of(z, idx, &h, &k) == PG_FREE && k >= order ? 1 : -1;
+}
+
+void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
+{
+	const struct ps_profile *p = r->o.profile;
+	struct ps_zone *z;
+	uint32_t idx, h;
+	int k, kind, kswapd_node, after, resync;
+
+	if (ev->ts_ns >= r->vm_next_ns)
+		rp_vmstat_tick(r, ev->ts_ns);
+	ps_counters_event(&r->cnt, ev);
+	after = follow_sections(r, ev);
+	kswapd_node = follow_kswapd(r, ev);
+	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
+		return;
+	z = zone_of(r, ev->pfn, &idx);
+	if (!z)
+		return;		/* counted by the counters as pfn_outside_zones */
+	if (ev->order >= PS_NR_ORDERS || (idx & ((1u << ev->order) - 1)) || idx + (1u << ev->order) > z->nr_pages) {
+		rp_defect(r, PS_DEF_SHAPE, ev, "order out of range or misaligned");
+		return;
+	}
+	kind = ps_zone_block_of(z, idx, &h, &k);
+	rp_vmstat_touch(r, z->index, ev->cpu);
+	if (ps_pcp_allowed(p, ev->order, z->pageblock_order)) {
+		if (ev->type == PS_EV_ALLOC)
+			shadow_alloc(r, z, ev->cpu, ev->order, ev->migratetype, after == 1);
+		else if (ev->type == PS_EV_FREE && ps_pageblock_mt(z, idx) != PS_MT_ISOLATE)
+			shadow_free(r, z, ev->cpu, ev->order, ps_pageblock_mt(z, idx), follow_reclaim_active(r, z->node, kswapd_node, ev->ts_ns));
+	}
+	switch (ev->type) {
+	case PS_EV_ZONE_LOCKED:
+		z->lock_acquisitions++;
+		if (kind == PG_FREE && k >= ev->order) {
+			ps_zone_take_free(z, idx, ev->order);
+		} else if (kind == PG_PCP && h == idx && k == ev->order) {
+			/* freed straight to the buddy (pcp trylock failed) without our knowing */
+			r->pcp_resyncs++;
+			ps_zone_pcp_add(z, -(int64_t)(1u << k));
+		} else if ((resync = resync_free_or_pcp(r, z, idx, ev->order)) > 0) {
+			ps_zone_take_free(z, idx, ev->order);
+		} else {
+			if (resync < 0)		/* the pieces moved: look again */
+				kind = ps_zone_block_of(z, idx, &h, &k);
+			rp_defect(r, PS_DEF_ALLOC_NOT_FREE, ev, "zone_locked takes a block the model does not hold as free");
+			if (kind == PG_PCP)
+				ps_zone_pcp_add(z, -(int64_t)(1u << k));
+			if (kind != PG_ALLOC || rp_reshape_alloc(z, idx, ev->order) < 0)
+				return;
+		}
+		ps_zone_mark(z, idx, ev->order, PG_PCP, ev->migratetype >= 0 ? ev->migratetype : ps_pageblock_mt(z, idx));
+		z->next[idx] = ev->cpu;
+		ps_zone_pcp_add(z, 1u << ev->order);
+		break;
+	case PS_EV_ALLOC:
+		if (kind == PG_PCP && h == idx && k == ev->order) {
+			ps_zone_pcp_add(z, -(int64_t)(1u << k));
+		} else if (kind == PG_FREE && k >= ev->order) {
+			ps_zone_take_free(z, idx, ev->order);
+			r->untraced_buddy_allocs++;
+		} else if (kind == PG_PCP) {
+			/* pcp blocks of another shape: take the pages one by one */
+			uint32_t end = idx + (1u << ev->order);
+
+			for (uint32_t q = idx; q < end;) {
+				if (ps_zone_block_of(z, q, &h, &k) != PG_PCP) {
+					rp_defect(r, PS_DEF_SHAPE, ev, "allocation spans pcp and other blocks");
+					return;
+				}
+				ps_zone_pcp_add(z, -(int64_t)(1u << k));
+				ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
+				q = h + (1u << k);
+			}
+			if (rp_reshape_alloc(z, idx, ev->order) < 0) {
+				rp_defect(r, PS_DEF_SHAPE, ev, "allocation of a block of another shape");
+				return;
+			}
+		} else {
+			rp_defect(r, PS_DEF_ALLOC_NOT_FREE, ev, "allocation of a block the model holds as allocated");
+			if (kind != PG_ALLOC || rp_reshape_alloc(z, idx, ev->order) < 0)
+				return;
+		}
+		ps_zone_mark(z, idx, ev->order, PG_ALLOC, ev->migratetype >= 0 ? ev->migratetype : ps_pageblock_mt(z, idx));
+		break;
+	case PS_EV_FREE:
+		if (kind == PG_PCP) {
+			/* handed out with no mm_page_alloc: the bulk allocator */
+			uint32_t end = idx + (1u << ev->order);
+
+			for (uint32_t q = idx; q < end;) {
+				if (ps_zone_block_of(z, q, &h, &k) != PG_PCP)
+					break;
+				account_invisible(r, z, h, k, ev);
+				q = h + (1u << k);
+			}
+			kind = ps_zone_block_of(z, idx, &h, &k);
+		}
+		if (kind == PG_FREE && k >= ev->order) {
+			/*
+			 * Compaction's free scanner (and page reporting) take free pages
+			 * out of the buddy with no event; what they do not use comes back
+			 * through mm_page_free.  Take the block out, then free it.
+			 */
+			ps_zone_take_free(z, idx, ev->order);
+			r->isolated_pages += 1u << ev->order;
+			kind = PG_ALLOC;
+		}
+		if (kind == PG_FREE) {
+			rp_defect(r, PS_DEF_FREE_NOT_ALLOC, ev, "free of a block the model holds as free");
+			return;
+		}
+		if (rp_reshape_alloc(z, idx, ev->order) < 0) {
+			rp_defect(r, PS_DEF_SHAPE, ev, "free of a range that is not wholly allocated");
+			return;
+		}
+		if (rp_pcp_allowed(r, ev->order) && ps_pageblock_mt(z, idx) != PS_MT_ISOLATE) {
+			ps_zone_mark(z, idx, ev->order, PG_PCP, ps_pageblock_mt(z, idx));
+			z->next[idx] = ev->cpu;
+			ps_zone_pcp_add(z, 1u << ev->order);
+		} else {
+			z->lock_acquisitions++;
+			ps_free_block(z, idx, ev->order);
+		}
+		break;
+	case PS_EV_PCPU_DRAIN:
+		if (kind == PG_PCP && h == idx && k == ev->order) {
+			ps_zone_pcp_add(z, -(int64_t)(1u << k));
+		} else {
+			rp_defect(r, PS_DEF_DRAIN_NOT_PCP, ev, "drain of a block not on a per-CPU list");
+			if (kind != PG_ALLOC || rp_reshape_alloc(z, idx, ev->order) < 0)
+				return;
+		}
+		ps_zone_mark(z, idx, ev->order, PG_ALLOC, z->mt[idx]);
+		ps_free_one_page(z, idx, ev->order,
+				 p->pcp_mt_cache && ev->migratetype >= 0 ? ev->migratetype : ps_pageblock_mt(z, idx), 0);
+		break;
+	case PS_EV_EXTFRAG: {
+		int start = ev->alloc_migratetype, pb = z->pageblock_order;
+
+		if (start < 0 || start >= PS_MT_PCPTYPES)
+			break;
+		if (ev->change_ownership) {
+			uint32_t n = 1u << (ev->fallback_order > pb ? ev->fallback_order : pb);
+			uint32_t b0 = idx & ~(n - 1);
+
+			for (uint32_t b = b0; b < b0 + n && b < z->nr_pages; b += 1u << pb)
+				ps_set_pageblock_mt(z, b, start);
+			if (ev->fallback_order < pb)
+				ps_move_freepages_block(z, idx, start, NULL);
+		} else if (p->fallback == PS_FB_MOVE_RETRY || p->fallback == PS_FB_STEAL_RETURN) {
+			if (ev->fallback_order < pb && (ev->fallback_order >= pb / 2 || start != PS_MT_MOVABLE))
+				ps_move_freepages_block(z, idx, start, NULL);
+		}
+		break;
+	}
+	}
+}

@@ -835,3 +835,26 @@ int ps_zone_check(const struct ps_zone *z, char *msg, int len)
 	}
 	return 0;
 }
+
+/* Makes [idx, 2^order) one allocated block, splitting or joining allocated blocks. */
+int ps_zone_reshape_alloc(struct ps_zone *z, uint32_t idx, int order)
+{
+	uint32_t h, end = idx + (1u << order);
+	int k, mt = z->mt[idx];
+
+	if (end > z->nr_pages)
+		return -1;
+	for (uint32_t p = idx; p < end;) {
+		if (ps_zone_block_of(z, p, &h, &k) != PG_ALLOC)
+			return -1;
+		if (h < idx || h + (1u << k) > end) {
+			/* a larger allocated block (split_page): cut it into order-0 pages */
+			for (uint32_t i = h; i < h + (1u << k); i++)
+				z->state[i] = PG_STATE(PG_ALLOC, 1, 0);
+			continue;
+		}
+		p = h + (1u << k);
+	}
+	ps_zone_mark(z, idx, order, PG_ALLOC, mt);
+	return 0;
+}

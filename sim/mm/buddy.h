@@ -60,6 +60,12 @@ struct ps_zone {
 	uint32_t nr_pages;		/* spanned, rounded out to 1024-page alignment */
 	uint32_t span_start, span_end;	/* the zone's real span within the arrays */
 	uint32_t present_end;		/* span_start + present pages: where memory is assumed to be */
+	/*
+	 * List links, by page index: free_list and per-CPU list membership
+	 * of a block's head page.  Follow mode, which keeps per-CPU blocks as
+	 * a state without lists, stores the owning CPU in next[] of a PG_PCP
+	 * block's head instead.
+	 */
 	uint32_t *next, *prev;
 	uint8_t *state;
 	uint8_t *mt;
@@ -164,6 +170,13 @@ uint32_t ps_rmqueue(struct ps_zone *z, int order, int mt, int *mode);
  * free block of at least @order.
  */
 int ps_zone_take_free(struct ps_zone *z, uint32_t idx, int order);
+
+/*
+ * Makes [idx, 2^order) one allocated block, cutting larger allocated blocks
+ * it lies in into order-0 pages (split_page) and joining the allocated
+ * blocks inside it.  -1 if a page of the range is not allocated.
+ */
+int ps_zone_reshape_alloc(struct ps_zone *z, uint32_t idx, int order);
 
 /* Moves the free blocks of @idx's pageblock to @mt's lists; returns pages moved. */
 int ps_move_freepages_block(struct ps_zone *z, uint32_t idx, int mt, int *movable);

@@ -293,3 +293,64 @@ int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv)
 		PS_KV_SET("pgfree_from_batched", 1);
 	return 0;
 }
+
+/*
+ * vmstat_update (refresh_cpu_vm_stats), run by each CPU about once a second
+ * (sysctl_stat_interval) while it has something to fold: a stat of a zone
+ * changed on the CPU since its last run (here: any event of that zone on the
+ * CPU) sets the CPU's expire for the zone to 3; a run that finds pages on a
+ * remote zone's list counts expire down and at 0 drains one batch of them
+ * (drain_zone_pages; the drain touches the zone's stats again, so the next
+ * batch goes 3 runs later).  Local lists are never drained.  6.7+ first
+ * decays high by an eighth (not under count - batch << scale_max nor
+ * high_min) and drains what is over it.
+ *
+ * Simplifies: every CPU's work runs at the same tick (the kernel spreads
+ * them and defers them on idle CPUs); a CPU's work is queued only when a
+ * stat of one of its zones changed since the last tick.
+ */
+void ps_vmstat_touch(struct ps_mm *mm, int zi, int cpu)
+{
+	cpu = ps_mm_cpu(mm, cpu);
+	mm->vm_touched[(size_t)zi * mm->nr_cpus + cpu] = 1;
+	mm->vm_queued[cpu] = 1;
+}
+
+void ps_vmstat_refresh(struct ps_mm *mm, int cpu, uint64_t now, ps_vmstat_drain_fn drain, void *ctx)
+{
+	for (int zi = 0; zi < mm->nr_zones; zi++) {
+		size_t k = (size_t)zi * mm->nr_cpus + cpu;
+		struct ps_zone *z = &mm->zones[zi];
+		struct ps_pcp *pcp = &mm->pcps[k];
+		int changed = 0, drained = 0;
+
+		if (mm->vm_touched[k]) {
+			mm->vm_touched[k] = 0;
+			mm->vm_expire[k] = 3;
+		}
+		if (pcp->high_max && pcp->high_min != pcp->high_max) {
+			int n = ps_pcp_decay_high(pcp, &changed);
+
+			if (n > 0) {
+				drain(ctx, z, cpu, n, now);
+				mm->decay_drains++;
+				changed = drained = 1;
+			}
+		}
+		if (mm->vm_expire[k] && pcp->count > 0) {
+			if (z->node == ps_machine_cpu_node(mm->m, cpu)) {
+				mm->vm_expire[k] = 0;
+			} else if (--mm->vm_expire[k]) {
+				changed |= pcp->high_max != 0;	/* 6.7+ counts the countdown as a change */
+			} else {
+				drain(ctx, z, cpu, pcp->count < pcp->batch ? pcp->count : pcp->batch, now);
+				mm->remote_drains++;
+				changed = drained = 1;
+			}
+		}
+		if (drained)
+			mm->vm_touched[k] = 1;
+		if (changed)
+			mm->vm_queued[cpu] = 1;
+	}
+}

@@ -31,6 +31,7 @@
 #include "lib/event.h"
 #include "lib/kvfile.h"
 #include "lib/machine.h"
+#include "sim/mm/mm.h"
 
 
 struct ps_numa_node {
@@ -92,5 +93,18 @@ void ps_counters_batch(struct ps_counters *c, const struct ps_event *evs, int n)
 
 /* Finishes (batched-only pgfree) and appends every counter, in output order, to @kv. */
 int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv);
+
+/*
+ * vmstat_update's per-CPU work (refresh_cpu_vm_stats), which the engine
+ * runs about once a second: ps_vmstat_touch() notes that a stat of zone
+ * @zi changed on @cpu; ps_vmstat_refresh() is one run of @cpu's work at
+ * @now, draining through @drain (the model's lists in simulate mode, follow
+ * mode's shadow counts) as drain_zone_pages would.  Returns nothing; the
+ * CPU's work is queued again (mm->vm_queued) while it has something left.
+ */
+typedef void (*ps_vmstat_drain_fn)(void *ctx, struct ps_zone *z, int cpu, int n, uint64_t now);
+
+void ps_vmstat_touch(struct ps_mm *mm, int zi, int cpu);
+void ps_vmstat_refresh(struct ps_mm *mm, int cpu, uint64_t now, ps_vmstat_drain_fn drain, void *ctx);
 
 #endif

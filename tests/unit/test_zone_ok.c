@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_zone_ok.c - the zone walk's watermark check (rp_zone_ok) against the
+ * test_zone_ok.c - the zone walk's watermark check (ps_zone_ok) against the
  * kernel's rules (../shared/docs/kernel-numa-pcp.md 4.5, 4.6, 4.8): the fast
  * path checks WMARK_LOW plus boost; the slow path WMARK_MIN plus boost,
  * halved for __GFP_HIGH and a quarter of the rest off for ALLOC_HARDER; from
@@ -9,8 +9,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "sim/replay/replay_priv.h"
+#include "sim/mm/page_alloc.h"
 #include "check.h"
+
+static struct ps_mm mm;
 
 static void zone_new(struct ps_zone *z, const char *prof)
 {
@@ -26,14 +28,17 @@ static void zone_new(struct ps_zone *z, const char *prof)
 	z->wmark_min = 100;
 	z->wmark_low = 125;
 	z->wmark_high = 150;
+	memset(&mm, 0, sizeof(mm));
+	mm.prof = z->prof;
+	mm.kver = z->prof->kver_min;
 }
 
 /* The lowest free count that passes: the mark the check applied, plus one. */
-static long lowest_ok(struct ps_zone *z, int pass, uint32_t gfp, int harder)
+static long lowest_ok(struct ps_zone *z, int pass, uint32_t gfp)
 {
 	for (long f = 0; f < 10000; f++) {
 		z->nr_free_pages = f;
-		if (rp_zone_ok(z, 0, pass, -1, gfp, harder))
+		if (ps_zone_ok(&mm, z, 0, pass, -1, gfp))
 			return f;
 	}
 	return -1;
@@ -47,39 +52,39 @@ int main(void)
 
 	zone_new(&z, "5.10");
 	/* no boost */
-	CHECK_EQ(lowest_ok(&z, 0, kernel, 0), 126);		/* LOW */
-	CHECK_EQ(lowest_ok(&z, 1, kernel, 0), 101);		/* MIN */
-	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | kernel, 0), 51);	/* MIN - MIN/2 */
-	CHECK_EQ(lowest_ok(&z, 1, atomic, 1), 39);		/* 100 - 50 = 50, 50 - 12 = 38 */
-	CHECK_EQ(lowest_ok(&z, 2, kernel, 0), 0);		/* no watermark */
+	CHECK_EQ(lowest_ok(&z, 0, kernel), 126);		/* LOW */
+	CHECK_EQ(lowest_ok(&z, 1, kernel), 101);		/* MIN */
+	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | kernel), 51);	/* MIN - MIN/2 */
+	CHECK_EQ(lowest_ok(&z, 1, atomic), 39);		/* 100 - 50 = 50, 50 - 12 = 38 */
+	CHECK_EQ(lowest_ok(&z, 2, kernel), 0);		/* no watermark */
 	/* a boost of 200 raises LOW and MIN alike (5.0+) */
 	z.watermark_boost = 200;
-	CHECK_EQ(lowest_ok(&z, 0, kernel, 0), 326);
-	CHECK_EQ(lowest_ok(&z, 0, atomic, 0), 326);		/* the fast path has no reductions */
-	CHECK_EQ(lowest_ok(&z, 1, kernel, 0), 301);
-	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | kernel, 0), 151);
+	CHECK_EQ(lowest_ok(&z, 0, kernel), 326);
+	CHECK_EQ(lowest_ok(&z, 0, atomic), 326);		/* the fast path has no reductions */
+	CHECK_EQ(lowest_ok(&z, 1, kernel), 301);
+	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | kernel), 151);
 	/* 5.10+: order-0 GFP_ATOMIC falls back to the unboosted MIN, with its reductions */
-	CHECK_EQ(lowest_ok(&z, 1, atomic, 1), 39);
+	CHECK_EQ(lowest_ok(&z, 1, atomic), 39);
 	/* 6.3+ GFP_ATOMIC has no __GFP_ATOMIC: __GFP_HIGH | __GFP_KSWAPD_RECLAIM gets the same */
-	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | PS_GFP_KSWAPD_RECLAIM, 1), 39);
+	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | PS_GFP_KSWAPD_RECLAIM), 39);
 	/* __GFP_HIGH with direct reclaim gets the halved boosted MIN only: 300 - 150 */
-	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | kernel, 0), 151);
+	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | kernel), 151);
 	/* an order-1 request needs a free block of order 1 or more (4.4+): this zone has none */
 	z.nr_free_pages = 5000;
-	CHECK(!rp_zone_ok(&z, 1, 1, -1, atomic, 1));
+	CHECK(!ps_zone_ok(&mm, &z, 1, 1, -1, atomic));
 	ps_zone_destroy(&z);
 
 	/* 5.0-5.9: the boosted MIN holds for GFP_ATOMIC too: 300 - 150 = 150, 150 - 37 = 113 */
 	zone_new(&z, "5.0");
 	z.watermark_boost = 200;
-	CHECK_EQ(lowest_ok(&z, 1, atomic, 1), 114);
-	CHECK_EQ(lowest_ok(&z, 1, kernel, 0), 301);
+	CHECK_EQ(lowest_ok(&z, 1, atomic), 114);
+	CHECK_EQ(lowest_ok(&z, 1, kernel), 301);
 	/* lowmem_reserve of the class zone adds to the mark after the reductions */
 	z.lowmem_reserve[0] = 1000;
 	z.watermark_boost = 0;
 	for (long f = 0; f < 10000; f++) {
 		z.nr_free_pages = f;
-		if (rp_zone_ok(&z, 0, 1, 0, atomic, 1)) {
+		if (ps_zone_ok(&mm, &z, 0, 1, 0, atomic)) {
 			CHECK_EQ(f, 1039);
 			break;
 		}

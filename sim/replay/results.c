@@ -4,7 +4,7 @@
  * model (vmstat, numastat per node), the model's own counters, and
  * buddyinfo, pagetypeinfo, unusable and extfrag index in /proc's layouts.
  */
-#include "sim/replay/replay_priv.h"
+#include "sim/replay/engine.h"
 
 static const char *const defect_names[PS_DEF_NR] = {
 	[PS_DEF_ALLOC_NOT_FREE] = "replay_defects_alloc_not_free",
@@ -24,19 +24,19 @@ uint64_t ps_replay_defects(const struct ps_replay *r)
 
 double ps_replay_bytes_per_page(const struct ps_replay *r)
 {
-	double b = r->nr_zones ? ps_zone_bytes_per_page(&r->zones[0]) : 0;
+	double b = r->mm.nr_zones ? ps_zone_bytes_per_page(&r->mm.zones[0]) : 0;
 	uint64_t ring = 0;
 
 	if (r->map)
-		b += (double)r->traced_pages * sizeof(*r->map) / (r->total_pages ? r->total_pages : 1);
+		b += (double)r->traced_pages * sizeof(*r->map) / (r->mm.total_pages ? r->mm.total_pages : 1);
 	for (int n = 0; n < PS_MAX_NODES; n++)
-		ring += (r->kswapd[n].ring ? r->kswapd[n].cap : 0) + (r->kswapd[n].deferred ? r->kswapd[n].dcap : 0) +
-			(r->kswapd[n].ahead ? 2 * r->kswapd[n].acap : 0);
+		ring += (r->tnode[n].ring ? r->tnode[n].cap : 0) + (r->tnode[n].deferred ? r->tnode[n].dcap : 0) +
+			(r->tnode[n].ahead ? 2 * r->tnode[n].acap : 0);
 	if (r->alloc_of)
 		ring += r->traced_pages + r->ahead_nbits / 32;
-	b += (double)ring * sizeof(uint32_t) / (r->total_pages ? r->total_pages : 1);
-	if (r->dirty.file)	/* the page-cache and dirty bitmaps */
-		b += 2.0 * (double)(r->total_pages / 64 + 1) * sizeof(uint64_t) / (r->total_pages ? r->total_pages : 1);
+	b += (double)ring * sizeof(uint32_t) / (r->mm.total_pages ? r->mm.total_pages : 1);
+	if (r->mm.dirty.file)	/* the page-cache and dirty bitmaps */
+		b += 2.0 * (double)(r->mm.total_pages / 64 + 1) * sizeof(uint64_t) / (r->mm.total_pages ? r->mm.total_pages : 1);
 	return b;
 }
 
@@ -101,15 +101,15 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		PS_KV_SET("replay_sim_invisible_replayed_pages", r->invisible_replayed);
 		PS_KV_SET("replay_sim_alloc_failed", r->sim_alloc_failed);
 		PS_KV_SET("replay_sim_skipped_failed_allocs", r->sim_skipped_failed);
-		PS_KV_SET("replay_sim_watermarks_ignored", r->sim_wmark_ignored);
+		PS_KV_SET("replay_sim_watermarks_ignored", r->mm.wmark_ignored);
 		if (r->o.profile->fair) {
 			int64_t batch = 0;
 
-			PS_KV_SET("model_fair_skipped_zones", r->fair_skipped);
-			PS_KV_SET("model_fair_batch_resets", r->fair_resets);
+			PS_KV_SET("model_fair_skipped_zones", r->mm.fair_skipped);
+			PS_KV_SET("model_fair_batch_resets", r->mm.fair_resets);
 			/* as /proc/vmstat's nr_alloc_batch: the zones' sum, 0 when negative */
-			for (int zi = 0; zi < r->nr_zones; zi++)
-				batch += r->zones[zi].nr_alloc_batch;
+			for (int zi = 0; zi < r->mm.nr_zones; zi++)
+				batch += r->mm.zones[zi].nr_alloc_batch;
 			PS_KV_SET("model_nr_alloc_batch", batch > 0 ? batch : 0);
 		}
 		if (r->cross) {
@@ -120,15 +120,15 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		{
 			uint64_t u = 0;
 
-			for (int zi = 0; zi < r->nr_zones; zi++)
+			for (int zi = 0; zi < r->mm.nr_zones; zi++)
 				u += (uint64_t)r->untraced_taken[zi];
 			PS_KV_SET("replay_untraced_use_pages", u);
 			PS_KV_SET("replay_untraced_use_returned_pages", r->untraced_returned);
-			PS_KV_SET("replay_compaction_targets_pages", r->mig_taken);
-			PS_KV_SET("replay_compaction_targets_failed", r->mig_failed);
-			for (int zi = 0; r->untraced_on && zi < r->nr_zones; zi++) {
-				snprintf(name, sizeof(name), "replay_untraced_use_pages.node%d.%s", r->zones[zi].node,
-					 ps_zone_names[r->zones[zi].type]);
+			PS_KV_SET("replay_compaction_targets_pages", r->mm.mig_taken);
+			PS_KV_SET("replay_compaction_targets_failed", r->mm.mig_failed);
+			for (int zi = 0; r->untraced_on && zi < r->mm.nr_zones; zi++) {
+				snprintf(name, sizeof(name), "replay_untraced_use_pages.node%d.%s", r->mm.zones[zi].node,
+					 ps_zone_names[r->mm.zones[zi].type]);
 				PS_KV_SET(name, r->untraced_taken[zi]);
 			}
 		}
@@ -137,38 +137,38 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		PS_KV_SET("replay_kswapd_ahead_marked", r->ahead_marked);
 		PS_KV_SET("replay_kswapd_ahead_pages", r->ahead_taken);
 		PS_KV_SET("replay_kswapd_ahead_dropped", r->ahead_dropped);
-		PS_KV_SET("model_node_reclaim_calls", r->node_reclaims);
-		PS_KV_SET("model_node_reclaimed_pages", r->node_reclaimed);
-		PS_KV_SET("model_node_reclaim_full", r->node_reclaim_full);
-		PS_KV_SET("model_node_reclaim_locked", r->node_reclaim_locked);
-		PS_KV_SET("model_highatomic_reserved_blocks", r->highatomic_reserved);
-		PS_KV_SET("model_highatomic_unreserved_blocks", r->highatomic_unreserved);
+		PS_KV_SET("model_node_reclaim_calls", r->mm.node_reclaims);
+		PS_KV_SET("model_node_reclaimed_pages", r->mm.node_reclaimed);
+		PS_KV_SET("model_node_reclaim_full", r->mm.node_reclaim_full);
+		PS_KV_SET("model_node_reclaim_locked", r->mm.node_reclaim_locked);
+		PS_KV_SET("model_highatomic_reserved_blocks", r->mm.highatomic_reserved);
+		PS_KV_SET("model_highatomic_unreserved_blocks", r->mm.highatomic_unreserved);
 		for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES; n++) {
 			if (!(r->m->node_online & (1ull << n)))
 				continue;
 			snprintf(name, sizeof(name), "model_kswapd_wakeups.node%d", n);
-			PS_KV_SET(name, r->kswapd[n].wakeups);
+			PS_KV_SET(name, r->mm.node[n].kswapd.wakeups);
 			snprintf(name, sizeof(name), "model_kswapd_boost_resets.node%d", n);
-			PS_KV_SET(name, r->kswapd[n].boost_resets);
+			PS_KV_SET(name, r->mm.node[n].kswapd.boost_resets);
 			snprintf(name, sizeof(name), "model_kswapd_awake_ms.node%d", n);
-			PS_KV_SET(name, r->kswapd[n].awake_ns / 1000000);
+			PS_KV_SET(name, r->mm.node[n].kswapd.awake_ns / 1000000);
 			snprintf(name, sizeof(name), "model_kswapd_reclaimed_pages.node%d", n);
-			PS_KV_SET(name, r->kswapd[n].reclaimed);
+			PS_KV_SET(name, r->mm.node[n].kswapd.reclaimed);
 			snprintf(name, sizeof(name), "model_pageoutrun.node%d", n);
-			PS_KV_SET(name, r->kswapd[n].runs);
+			PS_KV_SET(name, r->mm.node[n].kswapd.runs);
 			snprintf(name, sizeof(name), "model_kswapd_low_wmark_hit_quickly.node%d", n);
-			PS_KV_SET(name, r->kswapd[n].hit_quickly_low);
+			PS_KV_SET(name, r->mm.node[n].kswapd.hit_quickly_low);
 			snprintf(name, sizeof(name), "model_kswapd_high_wmark_hit_quickly.node%d", n);
-			PS_KV_SET(name, r->kswapd[n].hit_quickly_high);
+			PS_KV_SET(name, r->mm.node[n].kswapd.hit_quickly_high);
 		}
 		/* page cache and dirty pages per node at the end (the kernel's nr_*_file, nr_dirty) */
-		PS_KV_SET("model_dirty_limit_skips", r->dirty.skips);
-		for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES && r->dirty.z; n++) {
+		PS_KV_SET("model_dirty_limit_skips", r->mm.dirty.skips);
+		for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES && r->mm.dirty.z; n++) {
 			long file, dirty;
 
 			if (!(r->m->node_online & (1ull << n)))
 				continue;
-			ps_dirty_node(&r->dirty, r->zones, n, &file, &dirty);
+			ps_dirty_node(&r->mm.dirty, r->mm.zones, n, &file, &dirty);
 			snprintf(name, sizeof(name), "model_nr_file_pages.node%d", n);
 			PS_KV_SET(name, (uint64_t)(file > 0 ? file : 0));
 			snprintf(name, sizeof(name), "model_nr_dirty.node%d", n);
@@ -179,8 +179,8 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 	PS_KV_SET("replay_initial_placed_pages", r->placed_pages);
 	PS_KV_SET("replay_initial_unplaced_blocks", r->unplaced_blocks);
 	PS_KV_SET("replay_initial_capped_blocks", r->capped_blocks);
-	for (int zi = 0; zi < r->nr_zones; zi++) {
-		const struct ps_zone *z = &r->zones[zi];
+	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
+		const struct ps_zone *z = &r->mm.zones[zi];
 
 		pcp += z->nr_pcp_pages;
 		lock += z->lock_acquisitions;
@@ -190,17 +190,17 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		boosts += z->boosts;
 	}
 	PS_KV_SET("model_pcp_pages", pcp);
-	if (r->pcps) {
+	if (r->mm.pcps) {
 		uint64_t refills = 0, drains = 0;
 
-		for (size_t i = 0; i < (size_t)r->nr_zones * r->nr_cpus; i++) {
-			refills += r->pcps[i].refills;
-			drains += r->pcps[i].drains;
+		for (size_t i = 0; i < (size_t)r->mm.nr_zones * r->mm.nr_cpus; i++) {
+			refills += r->mm.pcps[i].refills;
+			drains += r->mm.pcps[i].drains;
 		}
 		PS_KV_SET("model_pcp_refills", refills);
 		PS_KV_SET("model_pcp_drains", drains);
-		PS_KV_SET("model_pcp_remote_drains", r->remote_drains);
-		PS_KV_SET("model_pcp_decay_drains", r->decay_drains);
+		PS_KV_SET("model_pcp_remote_drains", r->mm.remote_drains);
+		PS_KV_SET("model_pcp_decay_drains", r->mm.decay_drains);
 		if (r->o.mode == PS_REPLAY_FOLLOW) {
 			PS_KV_SET("trace_pcp_refill_sections", r->trace_refills);
 			PS_KV_SET("trace_pcp_drain_sections", r->trace_drains);
@@ -215,8 +215,8 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 	PS_KV_SET("model_fallbacks_fragmenting", fbf);
 	PS_KV_SET("model_pageblock_claims", claims);
 	PS_KV_SET("model_watermark_boosts", boosts);
-	for (int zi = 0; zi < r->nr_zones; zi++) {
-		const struct ps_zone *z = &r->zones[zi];
+	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
+		const struct ps_zone *z = &r->mm.zones[zi];
 
 		snprintf(name, sizeof(name), "model_nr_free_pages.node%d.%s", z->node, ps_zone_names[z->type]);
 		PS_KV_SET(name, z->nr_free_pages);
@@ -236,8 +236,8 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 
 void ps_replay_write_buddyinfo(const struct ps_replay *r, FILE *f)
 {
-	for (int zi = 0; zi < r->nr_zones; zi++) {
-		const struct ps_zone *z = &r->zones[zi];
+	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
+		const struct ps_zone *z = &r->mm.zones[zi];
 
 		fprintf(f, "Node %d, zone %8s ", z->node, ps_zone_names[z->type]);
 		for (int o = 0; o < PS_NR_ORDERS; o++)
@@ -257,8 +257,8 @@ void ps_replay_write_pagetypeinfo(const struct ps_replay *r, FILE *f)
 	for (int o = 0; o < PS_NR_ORDERS; o++)
 		fprintf(f, "%6d ", o);
 	fputc('\n', f);
-	for (int zi = 0; zi < r->nr_zones; zi++) {
-		const struct ps_zone *z = &r->zones[zi];
+	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
+		const struct ps_zone *z = &r->mm.zones[zi];
 
 		for (int i = 0; i < nshown; i++) {
 			fprintf(f, "Node %4d, zone %8s, type %12s ", z->node, ps_zone_names[z->type],
@@ -272,8 +272,8 @@ void ps_replay_write_pagetypeinfo(const struct ps_replay *r, FILE *f)
 	for (int i = 0; i < nshown; i++)
 		fprintf(f, " %12s", ps_migratetype_names[shown[i]]);
 	fputc('\n', f);
-	for (int zi = 0; zi < r->nr_zones; zi++) {
-		const struct ps_zone *z = &r->zones[zi];
+	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
+		const struct ps_zone *z = &r->mm.zones[zi];
 		uint64_t n[PS_MT_TYPES] = { 0 };
 
 		for (uint32_t b = z->span_start >> pb; b <= (z->span_end - 1) >> pb; b++)
@@ -300,8 +300,8 @@ static void suitable(const struct ps_zone *z, int order, uint64_t *blocks, uint6
 /* debugfs extfrag/unusable_index: free pages unusable for @order, in thousandths */
 void ps_replay_write_unusable_index(const struct ps_replay *r, FILE *f)
 {
-	for (int zi = 0; zi < r->nr_zones; zi++) {
-		const struct ps_zone *z = &r->zones[zi];
+	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
+		const struct ps_zone *z = &r->mm.zones[zi];
 
 		fprintf(f, "Node %d, zone %8s ", z->node, ps_zone_names[z->type]);
 		for (int o = 0; o < PS_NR_ORDERS; o++) {
@@ -318,8 +318,8 @@ void ps_replay_write_unusable_index(const struct ps_replay *r, FILE *f)
 /* debugfs extfrag/extfrag_index: -1.000 when a block of the order is free */
 void ps_replay_write_extfrag_index(const struct ps_replay *r, FILE *f)
 {
-	for (int zi = 0; zi < r->nr_zones; zi++) {
-		const struct ps_zone *z = &r->zones[zi];
+	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
+		const struct ps_zone *z = &r->mm.zones[zi];
 
 		fprintf(f, "Node %d, zone %8s ", z->node, ps_zone_names[z->type]);
 		for (int o = 0; o < PS_NR_ORDERS; o++) {

@@ -9,42 +9,11 @@
  * trace says when pages enter and leave the lists); the shadow is per list,
  * seeded from the start's unknown pages.  See docs/replay.md.
  */
-#include "sim/replay/replay_priv.h"
+#include "sim/mm/page_alloc.h"
+#include "sim/mm/vmstat.h"
+#include "sim/replay/engine.h"
 
-void rp_defect(struct ps_replay *r, int kind, const struct ps_event *ev, const char *what)
-{
-	r->defects[kind]++;
-	if (r->o.verbose && r->verbose_left > 0) {
-		r->verbose_left--;
-		fprintf(stderr, "pagesim: defect: %s: %s pfn %#llx order %d cpu %d at %llu.%09llu\n", what,
-			ps_event_names[ev->type], (unsigned long long)ev->pfn, ev->order, ev->cpu,
-			(unsigned long long)(ev->ts_ns / 1000000000ull),
-			(unsigned long long)(ev->ts_ns % 1000000000ull));
-	}
-}
 
-/* Makes [idx, 2^order) one allocated block, splitting or joining allocated blocks. */
-int rp_reshape_alloc(struct ps_zone *z, uint32_t idx, int order)
-{
-	uint32_t h, end = idx + (1u << order);
-	int k, mt = z->mt[idx];
-
-	if (end > z->nr_pages)
-		return -1;
-	for (uint32_t p = idx; p < end;) {
-		if (ps_zone_block_of(z, p, &h, &k) != PG_ALLOC)
-			return -1;
-		if (h < idx || h + (1u << k) > end) {
-			/* a larger allocated block (split_page): cut it into order-0 pages */
-			for (uint32_t i = h; i < h + (1u << k); i++)
-				z->state[i] = PG_STATE(PG_ALLOC, 1, 0);
-			continue;
-		}
-		p = h + (1u << k);
-	}
-	ps_zone_mark(z, idx, order, PG_ALLOC, mt);
-	return 0;
-}
 
 static void account_invisible(struct ps_replay *r, struct ps_zone *z, uint32_t h, int k, const struct ps_event *ev)
 {
@@ -74,7 +43,7 @@ static void account_invisible(struct ps_replay *r, struct ps_zone *z, uint32_t h
 /* The shadow's per-list block counts of @cpu's lists of @z, indexed by ps_pcp_index(). */
 static int *shadow_lists(struct ps_replay *r, const struct ps_zone *z, int cpu)
 {
-	return &r->shadow[((size_t)z->index * r->nr_cpus + cpu_slot(r, cpu)) * PS_NR_PCP_LISTS];
+	return &r->shadow[((size_t)z->index * r->mm.nr_cpus + ps_mm_cpu(&r->mm, cpu)) * PS_NR_PCP_LISTS];
 }
 
 static int *shadow_list(struct ps_replay *r, const struct ps_zone *z, int cpu, int order, int mt)
@@ -82,9 +51,9 @@ static int *shadow_list(struct ps_replay *r, const struct ps_zone *z, int cpu, i
 	return shadow_lists(r, z, cpu) + ps_pcp_index(z, order, mt);
 }
 
-int *rp_shadow_seed(struct ps_replay *r, const struct ps_zone *z, int cpu)
+static int *shadow_seed(struct ps_replay *r, const struct ps_zone *z, int cpu)
 {
-	return &r->shadow_seed[(size_t)z->index * r->nr_cpus + cpu_slot(r, cpu)];
+	return &r->shadow_seed[(size_t)z->index * r->mm.nr_cpus + ps_mm_cpu(&r->mm, cpu)];
 }
 
 /*
@@ -106,10 +75,10 @@ static int shadow_seed_take(struct ps_replay *r, struct ps_pcp *pcp, int *seed, 
 
 static void shadow_alloc(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt, int refilled)
 {
-	struct ps_pcp *pcp = pcp_of(r, z, cpu);
+	struct ps_pcp *pcp = ps_mm_pcp(&r->mm, z, cpu);
 	int *cnt = shadow_list(r, z, cpu, order, mt);
 
-	if (*cnt <= 0 && shadow_seed_take(r, pcp, rp_shadow_seed(r, z, cpu), 1 << order, refilled)) {
+	if (*cnt <= 0 && shadow_seed_take(r, pcp, shadow_seed(r, z, cpu), 1 << order, refilled)) {
 		ps_pcp_note_alloc(pcp);
 		return;
 	}
@@ -126,9 +95,9 @@ static void shadow_alloc(struct ps_replay *r, struct ps_zone *z, int cpu, int or
 }
 
 /* free_pcppages_bulk on the shadow: @n pages from list @li on, then the start pages. */
-void rp_shadow_drain(struct ps_replay *r, struct ps_zone *z, int cpu, int n, int li)
+static void shadow_drain(struct ps_replay *r, struct ps_zone *z, int cpu, int n, int li)
 {
-	struct ps_pcp *pcp = pcp_of(r, z, cpu);
+	struct ps_pcp *pcp = ps_mm_pcp(&r->mm, z, cpu);
 	int *base = shadow_lists(r, z, cpu), nl = ps_pcp_nr_lists(r->o.profile);
 
 	if (n <= 0 || pcp->count <= 0)
@@ -146,7 +115,7 @@ void rp_shadow_drain(struct ps_replay *r, struct ps_zone *z, int cpu, int n, int
 		}
 	}
 	if (n > 0) {
-		int *seed = rp_shadow_seed(r, z, cpu), t = n < *seed ? n : *seed;
+		int *seed = shadow_seed(r, z, cpu), t = n < *seed ? n : *seed;
 
 		*seed -= t;
 		pcp->count -= t;
@@ -154,13 +123,19 @@ void rp_shadow_drain(struct ps_replay *r, struct ps_zone *z, int cpu, int n, int
 	}
 }
 
+/* vmstat_update's drain of @cpu's lists of @z, on the shadow (vmstat.c). */
+void rp_follow_vmstat_drain(void *ctx, struct ps_zone *z, int cpu, int n, uint64_t now)
+{
+	shadow_drain(ctx, z, cpu, n, 0);
+}
+
 static void shadow_free(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt, int reclaim_active)
 {
-	struct ps_pcp *pcp = pcp_of(r, z, cpu);
+	struct ps_pcp *pcp = ps_mm_pcp(&r->mm, z, cpu);
 
 	(*shadow_list(r, z, cpu, order, mt))++;
 	pcp->count += 1 << order;
-	rp_shadow_drain(r, z, cpu, ps_pcp_drain_pages(pcp, r->o.profile, order, reclaim_active),
+	shadow_drain(r, z, cpu, ps_pcp_drain_pages(pcp, r->o.profile, order, reclaim_active),
 		     ps_pcp_index(z, order, mt));
 }
 
@@ -199,7 +174,7 @@ static int follow_sections(struct ps_replay *r, const struct ps_event *ev)
 	uint8_t *sec;
 	int prev;
 
-	if (ev->cpu >= r->nr_cpus)
+	if (ev->cpu >= r->mm.nr_cpus)
 		return 0;
 	sec = &r->section[ev->cpu];
 	prev = *sec;
@@ -263,8 +238,6 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 	uint32_t idx, h;
 	int k, kind, kswapd_node, after, resync;
 
-	if (ev->ts_ns >= r->vm_next_ns)
-		rp_vmstat_tick(r, ev->ts_ns);
 	ps_counters_event(&r->cnt, ev);
 	after = follow_sections(r, ev);
 	kswapd_node = follow_kswapd(r, ev);
@@ -278,7 +251,7 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 		return;
 	}
 	kind = ps_zone_block_of(z, idx, &h, &k);
-	rp_vmstat_touch(r, z->index, ev->cpu);
+	ps_vmstat_touch(&r->mm, z->index, ev->cpu);
 	if (ps_pcp_allowed(p, ev->order, z->pageblock_order)) {
 		if (ev->type == PS_EV_ALLOC)
 			shadow_alloc(r, z, ev->cpu, ev->order, ev->migratetype, after == 1);
@@ -302,7 +275,7 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 			rp_defect(r, PS_DEF_ALLOC_NOT_FREE, ev, "zone_locked takes a block the model does not hold as free");
 			if (kind == PG_PCP)
 				ps_zone_pcp_add(z, -(int64_t)(1u << k));
-			if (kind != PG_ALLOC || rp_reshape_alloc(z, idx, ev->order) < 0)
+			if (kind != PG_ALLOC || ps_zone_reshape_alloc(z, idx, ev->order) < 0)
 				return;
 		}
 		ps_zone_mark(z, idx, ev->order, PG_PCP, ev->migratetype >= 0 ? ev->migratetype : ps_pageblock_mt(z, idx));
@@ -328,13 +301,13 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 				ps_zone_mark(z, h, k, PG_ALLOC, z->mt[h]);
 				q = h + (1u << k);
 			}
-			if (rp_reshape_alloc(z, idx, ev->order) < 0) {
+			if (ps_zone_reshape_alloc(z, idx, ev->order) < 0) {
 				rp_defect(r, PS_DEF_SHAPE, ev, "allocation of a block of another shape");
 				return;
 			}
 		} else {
 			rp_defect(r, PS_DEF_ALLOC_NOT_FREE, ev, "allocation of a block the model holds as allocated");
-			if (kind != PG_ALLOC || rp_reshape_alloc(z, idx, ev->order) < 0)
+			if (kind != PG_ALLOC || ps_zone_reshape_alloc(z, idx, ev->order) < 0)
 				return;
 		}
 		ps_zone_mark(z, idx, ev->order, PG_ALLOC, ev->migratetype >= 0 ? ev->migratetype : ps_pageblock_mt(z, idx));
@@ -366,11 +339,11 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 			rp_defect(r, PS_DEF_FREE_NOT_ALLOC, ev, "free of a block the model holds as free");
 			return;
 		}
-		if (rp_reshape_alloc(z, idx, ev->order) < 0) {
+		if (ps_zone_reshape_alloc(z, idx, ev->order) < 0) {
 			rp_defect(r, PS_DEF_SHAPE, ev, "free of a range that is not wholly allocated");
 			return;
 		}
-		if (rp_pcp_allowed(r, ev->order) && ps_pageblock_mt(z, idx) != PS_MT_ISOLATE) {
+		if (ps_pcp_allowed(p, ev->order, z->pageblock_order) && ps_pageblock_mt(z, idx) != PS_MT_ISOLATE) {
 			ps_zone_mark(z, idx, ev->order, PG_PCP, ps_pageblock_mt(z, idx));
 			z->next[idx] = ev->cpu;
 			ps_zone_pcp_add(z, 1u << ev->order);
@@ -384,7 +357,7 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 			ps_zone_pcp_add(z, -(int64_t)(1u << k));
 		} else {
 			rp_defect(r, PS_DEF_DRAIN_NOT_PCP, ev, "drain of a block not on a per-CPU list");
-			if (kind != PG_ALLOC || rp_reshape_alloc(z, idx, ev->order) < 0)
+			if (kind != PG_ALLOC || ps_zone_reshape_alloc(z, idx, ev->order) < 0)
 				return;
 		}
 		ps_zone_mark(z, idx, ev->order, PG_ALLOC, z->mt[idx]);

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mm.c - the model set up for one machine: its zones, per-CPU lists,
+ * zonelists and per-node state, as after boot.
+ *
+ * Notes (what this simplifies):
+ *  - Per-CPU list sizes come from the recorded zoneinfo (high and batch of
+ *    the first CPU listed, with 6.7+'s auto-tuning bounds), not from the
+ *    kernel's formulas, unless the tunables override them.
+ *  - Every zone of the machine description is modelled; memory hotplug is
+ *    not.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/mm/mm.h"
+#include "sim/mm/watermark.h"
+#include "sim/mm/zonelist.h"
+
+uint64_t ps_mm_node_pages(const struct ps_mm *mm, int n)
+{
+	uint64_t pages = 0;
+
+	for (int i = 0; i < mm->nr_zones; i++)
+		if (mm->zones[i].node == n)
+			pages += mm->zones[i].nr_pages;
+	return pages;
+}
+
+/* Node order of each node's ZONELIST_FALLBACK, by the release's rules (zonelist.c). */
+static void build_node_order(struct ps_mm *mm)
+{
+	const struct ps_machine *m = mm->m;
+	struct ps_zonelists *zl = malloc(sizeof(*zl));
+
+	if (zl && ps_zonelists_build(zl, m, mm->prof->kver_min, PS_ZONELIST_ORDER_NODE) == 0) {
+		for (int n = 0; n < m->nr_nodes && n < PS_MAX_NODES; n++) {
+			mm->nr_node_order[n] = zl->nr_node_order[n];
+			for (int i = 0; i < zl->nr_node_order[n]; i++)
+				mm->node_order[n][i] = zl->node_order[n][i];
+		}
+		free(zl);
+		return;
+	}
+	free(zl);
+	/* fallback: own node first, then by distance, ties by node id */
+	for (int n = 0; n < m->nr_nodes; n++) {
+		int cnt = 0;
+
+		if (!(m->node_online & (1ull << n)))
+			continue;
+		for (int d = 0; d <= 255 && cnt < m->nr_nodes; d++)
+			for (int k = 0; k < m->nr_nodes; k++) {
+				int dist = k == n ? 0 : m->distance[n][k];
+
+				if (!(m->node_online & (1ull << k)) || dist != d)
+					continue;
+				mm->node_order[n][cnt++] = k;
+			}
+		mm->nr_node_order[n] = cnt;
+	}
+}
+
+/*
+ * ALLOC_NOFRAGMENT (5.1+, alloc_flags_nofragment): the fast path sets it when
+ * the walk starts at a Normal zone and the machine has one node or that
+ * zone's node has a populated DMA32 zone.  Per (__GFP_THISNODE, preferred
+ * node, class zone): the node of that first zone, or -1 for no flag.
+ */
+static void build_nofrag_node(struct ps_mm *mm)
+{
+	for (int thisnode = 0; thisnode < 2; thisnode++)
+		for (int node = 0; node < PS_MAX_NODES; node++)
+			for (int high = 0; high < PS_ZONE_NR; high++) {
+				int nr = thisnode ? 1 : mm->nr_node_order[node], fn = -1, ft = -1;
+
+				/* the first zone of the walk */
+				for (int ni = 0; ni < nr && fn < 0; ni++) {
+					int n = thisnode ? node : mm->node_order[node][ni];
+
+					for (int t = high; t >= 0 && n < PS_MAX_NODES && fn < 0; t--)
+						if (mm->node_zone[n][t] >= 0)
+							fn = n, ft = t;
+				}
+				mm->nofrag_node[thisnode][node][high] =
+					(int8_t)(ft == PS_ZONE_NORMAL && mm->prof->nofragment &&
+						 (mm->m->nr_nodes == 1 || mm->node_zone[fn][PS_ZONE_DMA32] >= 0) ? fn : -1);
+			}
+}
+
+/*
+ * The watermarks and lowmem_reserve of every zone recomputed by the
+ * tunables' release's rules (watermark.c); kept as recorded when the layout
+ * has no managed counts (an assumed one).
+ */
+static void setup_wmarks(struct ps_mm *mm)
+{
+	struct ps_wmark_tunables t;
+	struct ps_wmarks *w;
+
+	ps_wmark_tunables_default(&t, mm->t.wmark_kver);
+	if (mm->t.min_free_kbytes >= 0)
+		t.min_free_kbytes = mm->t.min_free_kbytes;
+	if (mm->t.watermark_scale_factor >= 0)
+		t.watermark_scale_factor = (int)mm->t.watermark_scale_factor;
+	w = malloc(sizeof(*w));
+	if (!w || ps_wmark_setup(w, mm->m, &t) < 0) {
+		free(w);
+		return;
+	}
+	for (int i = 0; i < mm->nr_zones; i++) {
+		struct ps_zone *z = &mm->zones[i];
+		const struct ps_wmark_zone *wz = &w->zone[z->node][z->type];
+
+		z->wmark_min = wz->mark[PS_WMARK_MIN];
+		z->wmark_low = wz->mark[PS_WMARK_LOW];
+		z->wmark_high = wz->mark[PS_WMARK_HIGH];
+		memcpy(z->lowmem_reserve, wz->lowmem_reserve, sizeof(z->lowmem_reserve));
+	}
+	free(w);
+}
+
+static int init_pcps(struct ps_mm *mm)
+{
+	const struct ps_machine *m = mm->m;
+
+	mm->nr_cpus = m->nr_cpus > 0 ? m->nr_cpus : 1;
+	if (mm->nr_cpus > PS_MAX_CPUS)
+		mm->nr_cpus = PS_MAX_CPUS;
+	mm->pcps = calloc((size_t)m->nr_zones * mm->nr_cpus, sizeof(*mm->pcps));
+	mm->vm_expire = calloc((size_t)m->nr_zones * mm->nr_cpus, 1);
+	mm->vm_touched = calloc((size_t)m->nr_zones * mm->nr_cpus, 1);
+	mm->vm_queued = calloc(mm->nr_cpus, 1);
+	if (!mm->pcps || !mm->vm_expire || !mm->vm_touched || !mm->vm_queued)
+		return -1;
+	for (int i = 0; i < m->nr_zones; i++) {
+		const struct ps_zone_desc *d = &m->zones[i];
+		int batch = d->pcp_batch > 0 ? d->pcp_batch : 63;
+		int high = d->pcp_high >= 0 ? d->pcp_high : 6 * batch;
+
+		if (mm->t.pcp_batch >= 0)
+			batch = (int)mm->t.pcp_batch;
+		if (mm->t.pcp_high >= 0)
+			high = (int)mm->t.pcp_high;
+		for (int c = 0; c < mm->nr_cpus; c++) {
+			struct ps_pcp *pcp = &mm->pcps[(size_t)i * mm->nr_cpus + c];
+
+			ps_pcp_init(pcp, high, batch);
+			if (mm->t.pcp_batch_scale_max >= 0)
+				pcp->scale_max = (int)mm->t.pcp_batch_scale_max;
+			if (mm->t.pcp_high < 0)
+				ps_pcp_set_adaptive(pcp, d->pcp_high_min, d->pcp_high_max);
+		}
+	}
+	return 0;
+}
+
+int ps_mm_create(struct ps_mm *mm, const struct ps_machine *m, const struct ps_profile *prof, int kver,
+		 const struct ps_mm_tunables *t, int dirty, char *err, int len)
+{
+	memset(mm, 0, sizeof(*mm));
+	mm->m = m;
+	mm->prof = prof;
+	mm->kver = kver;
+	mm->t = *t;
+	mm->nr_zones = m->nr_zones;
+	mm->zones = calloc(m->nr_zones ? m->nr_zones : 1, sizeof(*mm->zones));
+	mm->gbase = calloc(m->nr_zones ? m->nr_zones : 1, sizeof(*mm->gbase));
+	if (!mm->zones || !mm->gbase)
+		goto nomem;
+	for (int i = 0; i < m->nr_zones; i++) {
+		struct ps_zone *z = &mm->zones[i];
+
+		if (ps_zone_create(z, &m->zones[i], i, prof, m->pageblock_order) < 0) {
+			snprintf(err, len, "cannot model zone %s of node %d (%llu pages): out of memory or too large",
+				 ps_zone_names[m->zones[i].type], m->zones[i].node,
+				 (unsigned long long)m->zones[i].spanned);
+			ps_mm_destroy(mm);
+			return -1;
+		}
+		z->boost_factor = t->watermark_boost_factor;
+		mm->gbase[i] = mm->total_pages;
+		mm->total_pages += z->nr_pages;
+	}
+	for (int n = 0; n < PS_MAX_NODES; n++) {
+		mm->node[n].kswapd.req_zoneidx = -1;
+		mm->node[n].kswapd.zoneidx = PS_ZONE_NORMAL;
+	}
+	if (init_pcps(mm) < 0)
+		goto nomem;
+	if (t->wmark_recompute)
+		setup_wmarks(mm);
+	build_node_order(mm);
+	for (int n = 0; n < PS_MAX_NODES; n++)
+		for (int ty = 0; ty < PS_ZONE_NR; ty++)
+			mm->node_zone[n][ty] = -1;
+	for (int i = 0; i < mm->nr_zones; i++)
+		if (mm->zones[i].node < PS_MAX_NODES)
+			mm->node_zone[mm->zones[i].node][mm->zones[i].type] = i;
+	build_nofrag_node(mm);
+	/* the fair zone policy's batches start full, as after setup_per_zone_wmarks */
+	for (int i = 0; i < mm->nr_zones && prof->fair; i++)
+		mm->zones[i].nr_alloc_batch = mm->zones[i].wmark_high - mm->zones[i].wmark_low;
+	if (dirty) {
+		/* the dirty limits: node_dirty_ok from 4.8, zone_dirty_ok before */
+		if (ps_dirty_init(&mm->dirty, mm->zones, mm->nr_zones, mm->total_pages,
+				  prof->kver_min >= PS_KVER(4, 8, 0), t->dirty_ratio, t->dirty_bytes) < 0)
+			goto nomem;
+		/* node reclaim's floor: vm.min_unmapped_ratio percent of each zone's managed pages */
+		for (int i = 0; i < mm->nr_zones; i++)
+			if (mm->zones[i].node < PS_MAX_NODES)
+				mm->node[mm->zones[i].node].min_unmapped_pages +=
+					(long)mm->zones[i].managed * t->min_unmapped_ratio / 100;
+	}
+	return 0;
+nomem:
+	snprintf(err, len, "out of memory building the model");
+	ps_mm_destroy(mm);
+	return -1;
+}
+
+void ps_mm_destroy(struct ps_mm *mm)
+{
+	for (int i = 0; mm->zones && i < mm->nr_zones; i++)
+		ps_zone_destroy(&mm->zones[i]);
+	free(mm->zones);
+	free(mm->gbase);
+	ps_dirty_free(&mm->dirty);
+	free(mm->pcps);
+	free(mm->vm_expire);
+	free(mm->vm_touched);
+	free(mm->vm_queued);
+	free(mm->iso.pool);
+	free(mm->iso.top);
+	memset(mm, 0, sizeof(*mm));
+}

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mm.h - the model's state: every zone of one machine (struct ps_zone, with
+ * its buddy free lists and pageblocks), the per-CPU lists, the zonelists,
+ * each node's pglist_data (kswapd, node reclaim), the vmstat per-CPU work,
+ * the dirty-page accounting and the pages compaction holds isolated.
+ *
+ * The engine (sim/replay/) owns a struct ps_mm, sets it up from a machine
+ * and the tunables in force (ps_mm_create), feeds it requests and frees,
+ * and runs its timed activities.  What only the trace knows, such as which
+ * blocks reclaim may take, reaches the model through struct ps_mm_trace,
+ * which the engine provides; the model never looks into the engine.
+ */
+#ifndef PS_MM_H
+#define PS_MM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/machine.h"
+#include "sim/mm/buddy.h"
+#include "sim/mm/page-writeback.h"
+#include "sim/mm/pcp.h"
+#include "sim/mm/profile.h"
+
+struct ps_lock;
+
+/* sc.priority of balance_pgdat and MAX_RECLAIM_RETRIES (mm/vmscan.c, mm/internal.h) */
+#define PS_DEF_PRIORITY 12
+#define PS_MAX_RECLAIM_RETRIES 16
+/* SWAP_CLUSTER_MAX: the smallest reclaim batch */
+#define PS_SWAP_CLUSTER_MAX 32
+
+/* The model kswapd's default reclaim speed, pages per ms (policy.h). */
+#define PS_KSWAPD_RATE_DEFAULT 100
+
+/*
+ * The tunables the model reads, resolved (no "unset" left): the engine
+ * fills them from the policy in force.
+ */
+struct ps_mm_tunables {
+	/*
+	 * Watermarks: zoneinfo's as recorded, unless wmark_recompute asks for
+	 * __setup_per_zone_wmarks() by wmark_kver's rules with these values
+	 * (< 0: the kernel's default)
+	 */
+	int wmark_recompute, wmark_kver;
+	long min_free_kbytes, watermark_scale_factor;
+	long watermark_boost_factor;	/* vm.watermark_boost_factor */
+	long zone_reclaim_mode;		/* vm.zone_reclaim_mode bits: 1 ZONE, 2 WRITE, 4 UNMAP */
+	int defrag_mode;		/* vm.defrag_mode (6.15+) */
+	long min_unmapped_ratio;	/* vm.min_unmapped_ratio, percent */
+	long dirty_ratio, dirty_bytes;	/* vm.dirty_ratio, vm.dirty_bytes */
+	long pcp_batch, pcp_high;	/* < 0: the zone's own (zoneinfo) */
+	long pcp_batch_scale_max;	/* < 0: CONFIG_PCP_BATCH_SCALE_MAX's default */
+	long kswapd_rate;		/* the model kswapd's speed, pages per ms */
+	long kswapd_wake_latency_us;	/* from a wake to its run: wakes in between merge */
+};
+
+/* The model's timed activities, which the engine's timer queue runs. */
+enum ps_mm_timer {
+	PS_MM_TIMER_RECLAIM_LOCK,	/* arg node: ps_node_reclaim_unlock() */
+	PS_MM_TIMER_KSWAPD,		/* arg node: ps_run_kswapd() */
+};
+
+/*
+ * What the engine provides the model: its clock (arm: run the model's
+ * activity @what for @arg at @at, replacing any earlier arming) and what
+ * only the trace knows of reclaim.  reclaim_victim: a block on @node that
+ * reclaim by @cpu (-1: the node's kswapd) is to free next, or NULL when the
+ * trace offers none.  kswapd_waits: whether the model's kswapd on @node, out
+ * of victims since @last_run, waits for more the trace shows coming instead
+ * of ending its run.
+ */
+struct ps_mm_ops {
+	void (*arm)(void *ctx, int what, int arg, uint64_t at);
+	struct ps_zone *(*reclaim_victim)(void *ctx, int node, int cpu, uint64_t now, uint32_t *idx,
+					  int *order);
+	int (*kswapd_waits)(void *ctx, int node, uint64_t last_run);
+	void *ctx;
+};
+
+/* kswapd's state for one node (pgdat->kswapd_* and balance_pgdat's locals). */
+struct ps_kswapd {
+	int awake;
+	uint64_t wakeups, boost_resets, awake_ns, woken_at, last_run;
+	uint64_t reclaimed, budget_milli;
+	long round_left;	/* pages left in this shrink_node pass */
+	long pass_got, run_got;	/* pages reclaimed in this pass, in this run */
+	long boost_left;	/* pages of boost reclaim left (nr_boost_reclaim) */
+	int priority;		/* sc.priority of balance_pgdat */
+	int raise;		/* raise_priority after this pass */
+	int done;		/* this run of balance_pgdat has ended */
+	unsigned long zboost[PS_ZONE_NR];	/* each zone's boost when the run started */
+	int napping;		/* balanced, in the HZ/10 short sleep */
+	int pending;		/* woken, its run not yet started: wakes until start_at merge */
+	uint64_t start_at;
+	int failures;		/* kswapd_failures: runs in a row without progress */
+	int req_zoneidx;	/* highest class zone of wakes since the last run, -1 none */
+	int zoneidx;		/* the class zone the node is balanced for */
+	int req_order;		/* kswapd_order: highest order of wakes since the last run */
+	int order;		/* sc.order of this run: 0 once it reclaimed compact_gap() */
+	uint64_t nap_end;
+	uint64_t hit_quickly_low, hit_quickly_high, runs;
+};
+
+/* One node: struct pglist_data's part the model keeps. */
+struct ps_pgdat {
+	struct ps_kswapd kswapd;
+	/* PGDAT_RECLAIM_LOCKED: a node reclaim from that CPU holds the node */
+	int reclaim_locked, reclaim_cpu;
+	long nr_mapped;		/* NR_FILE_MAPPED as recorded (constant) */
+	long min_unmapped_pages;
+};
+
+/* Pages held with no event (compaction's isolated free pages, the untraced use). */
+struct ps_isolated {
+	struct ps_isolated_page { uint32_t idx, next; } *pool;
+	uint32_t free;		/* first unused entry */
+	uint32_t *top;		/* [zone] the page held last */
+	int on;
+};
+
+struct ps_mm {
+	const struct ps_machine *m;
+	const struct ps_profile *prof;
+	int kver;			/* the release whose rules the model follows (PS_KVER) */
+	struct ps_mm_tunables t;
+	int nr_zones;
+	struct ps_zone *zones;
+	uint64_t *gbase;		/* global index of each zone's first array page */
+	uint64_t total_pages;
+	int nr_cpus;
+	struct ps_pcp *pcps;		/* [zone][cpu] */
+	/* the zonelists as the walk reads them (page_alloc.c) */
+	int node_zone[PS_MAX_NODES][PS_ZONE_NR];	/* zone index of (node, type), -1 none */
+	int node_order[PS_MAX_NODES][PS_MAX_NODES];
+	int nr_node_order[PS_MAX_NODES];
+	int8_t nofrag_node[2][PS_MAX_NODES][PS_ZONE_NR];
+	struct ps_pgdat node[PS_MAX_NODES];
+	int nr_awake;			/* kswapd threads awake */
+	/* vmstat_update's per-CPU work (vmstat.c) */
+	uint8_t *vm_expire, *vm_touched;	/* [zone][cpu] */
+	uint8_t *vm_queued;			/* [cpu] */
+	struct ps_dirty dirty;
+	struct ps_isolated iso;
+	struct ps_lock *lock;		/* zone-lock model fed by the allocation paths; NULL: none */
+	uint64_t now_ns;		/* time of the request in progress */
+	struct ps_mm_ops ops;
+	/* counts */
+	uint64_t wmark_ignored;			/* allocations only the no-watermark pass served */
+	uint64_t fair_skipped, fair_resets;	/* the fair zone policy (<= 4.7) */
+	uint64_t highatomic_reserved, highatomic_unreserved;
+	uint64_t node_reclaims, node_reclaimed, node_reclaim_full, node_reclaim_locked;
+	uint64_t remote_drains, decay_drains;
+	uint64_t mig_taken, mig_failed;
+};
+
+/*
+ * Builds the model of @m's zones (all pages allocated, as before the
+ * initial state is laid down) under @prof at release @kver with tunables
+ * @t: zones, per-CPU lists (sized from zoneinfo or the tunables), the
+ * zonelists, each node's reclaim floor.  @dirty: keep the page-cache
+ * bitmaps (simulate mode).  0, or -1 with a message in @err.
+ */
+int ps_mm_create(struct ps_mm *mm, const struct ps_machine *m, const struct ps_profile *prof, int kver,
+		 const struct ps_mm_tunables *t, int dirty, char *err, int len);
+void ps_mm_destroy(struct ps_mm *mm);
+
+/* The model CPU whose per-CPU state serves @cpu (an out-of-range CPU folds onto the machine's). */
+static inline int ps_mm_cpu(const struct ps_mm *mm, int cpu)
+{
+	return cpu < 0 ? 0 : cpu % mm->nr_cpus;
+}
+
+static inline struct ps_pcp *ps_mm_pcp(struct ps_mm *mm, const struct ps_zone *z, int cpu)
+{
+	return &mm->pcps[(size_t)z->index * mm->nr_cpus + ps_mm_cpu(mm, cpu)];
+}
+
+/* Model zone and index within it of model global page index @gi. */
+static inline struct ps_zone *ps_mm_zone_of_global(struct ps_mm *mm, uint64_t gi, uint32_t *idx)
+{
+	int zi;
+
+	for (zi = mm->nr_zones - 1; zi > 0 && mm->gbase[zi] > gi; zi--)
+		;
+	*idx = gi - mm->gbase[zi];
+	return &mm->zones[zi];
+}
+
+/* The model's pages on node @n (its zones' page arrays). */
+uint64_t ps_mm_node_pages(const struct ps_mm *mm, int n);
+
+#endif

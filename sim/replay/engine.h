@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * engine.h - what the engine's files share: struct ps_replay (the engine's
+ * own state; the model's is in its struct ps_mm), the simulate-mode map
+ * encoding, and the functions one file calls in another.  Not for use
+ * outside sim/replay/.
+ *
+ *   replay.c    create, destroy, the event loop's entry (ps_replay_event)
+ *   setup.c     the model built from the machine and the policy
+ *   cross.c     another machine: CPU and node mapping, its initial state
+ *   prepass.c   pass 1 over the trace
+ *   initial.c   the initial state on the recorded machine
+ *   follow.c    follow mode (the trace decides; checks and shadows)
+ *   simulate.c  simulate mode (the model decides; the trace's requests)
+ *   victims.c   what reclaim may take, as the trace shows it
+ *   timer.c     the timer queue
+ *   results.c   counters and the /proc-style outputs
+ */
+#ifndef PS_ENGINE_H
+#define PS_ENGINE_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/kver.h"
+#include "sim/mm/mm.h"
+#include "sim/mm/pcp.h"
+#include "sim/replay/replay.h"
+#include "sim/replay/timer.h"
+
+enum touch {
+	T_NONE,
+	T_FREED,	/* first event frees it: allocated at the start */
+	T_PCP_ALLOC,	/* first event hands it out with no zone_locked: on a pcp list */
+	T_BUDDY,	/* first event takes it from the buddy: free in the buddy */
+	T_DRAIN,	/* first event drains it: on a pcp list */
+};
+#define T_CLASS(t) ((t) & 7)
+#define T_HEAD 0x80
+#define T_ORDER_SHIFT 3
+#define T_ORDER(t) (((t) >> T_ORDER_SHIFT) & 0xf)
+
+/* What the trace shows of one node's reclaim (simulate mode; victims.c). */
+struct ps_trace_node {
+	uint64_t last_recorded_ns;	/* the trace's last free by the node's kswapd (pass 1) */
+	/* inactive list stand-in: traced blocks of reclaimable allocations, oldest first */
+	uint32_t *ring;
+	uint32_t cap, head, count;
+	/*
+	 * kswapd.takeover: model blocks whose trace free was the recorded
+	 * kswapd's, left allocated for the model's kswapd (model global
+	 * index), in the order the recorded kswapd freed them
+	 */
+	uint32_t *deferred;
+	uint32_t dcap, dhead, dcount;
+	uint64_t handed;	/* frees of the recorded kswapd handed over so far */
+	/*
+	 * kswapd.ahead: traced blocks the model holds on this node whose
+	 * trace free is the recorded kswapd's, later (pass 1 says which),
+	 * oldest allocation first, with the allocation's number
+	 */
+	struct ahead_ent { uint32_t tg, seq; } *ahead;
+	uint32_t acap, ahead_head, ahead_count;
+};
+
+struct ps_replay {
+	struct ps_replay_opts o;
+	const struct ps_machine *m;
+	struct ps_mm mm;		/* the model */
+	struct ps_timers timers;
+	uint64_t now_ns;		/* the engine's clock: the time of the event being replayed */
+	uint64_t vm_burst_now;		/* the vmstat ticks run before the event at this time */
+	int vm_burst;
+	/* pass 1 */
+	uint8_t **touch;		/* first event per model page */
+	uint8_t **pb_evidence;		/* first type seen per pageblock, 0xff none */
+	uint8_t **pb_changed;		/* an extfrag event touched the block */
+	uint32_t *map;			/* simulate: traced global index -> model global index + 1, or MAP_* */
+	struct ps_zone_table zt, tzt;	/* pfn -> zone of the model's and the traced machine */
+	struct ps_counters cnt;
+	struct ps_counters inv;		/* invisible (bulk) allocations, as if traced */
+	uint64_t defects[PS_DEF_NR];
+	uint64_t invisible_pages, invisible_frees;
+	uint64_t invisible_replayed;		/* simulate: bulk allocations replayed */
+	uint64_t untraced_buddy_allocs, pcp_resyncs, isolated_pages;
+	uint64_t sim_alloc_failed, sim_skipped_failed;
+	uint64_t capped_blocks, placed_blocks, placed_pages, unplaced_blocks;
+	int verbose_left;
+	int *shadow;			/* follow: [zone][cpu][list] blocks the kernel's rules would hold */
+	int *shadow_seed;		/* follow: [zone][cpu] pages on the lists at the start, lists unknown */
+	/* memory the kernel used with no event (replay.h, opts.after) */
+	int64_t *net_pages;			/* [zone] prepass: pages the trace frees less those it allocates */
+	int64_t *untraced_target, *untraced_taken;	/* [zone] */
+	int64_t *mig_expected;			/* [zone] prepass: kcompactd's order-0 frees */
+	uint64_t mig_total;			/* prepass: the same on any zone */
+	uint64_t untraced_returned;		/* given back for the trace's frees of hidden pages */
+	uint64_t first_ns, last_ns;
+	int untraced_on;
+	uint64_t seed_pages, seed_used;
+	uint8_t *section;		/* follow: per CPU, the zone-lock section in progress */
+	uint64_t trace_refills, trace_drains;
+	/* follow: time of the recorded kswapdN's latest event, per node, once seen */
+	uint64_t kswapd_seen_ns[PS_MAX_NODES];
+	uint8_t kswapd_seen[PS_MAX_NODES];
+	struct ps_trace_node tnode[PS_MAX_NODES];
+	int kswapd_takeover, kswapd_ahead;
+	/*
+	 * kswapd.ahead: allocations are numbered in trace order (both passes);
+	 * pass 1 sets the bit of each whose block the recorded kswapd freed.
+	 * alloc_of: per traced page, the number of the allocation holding it.
+	 */
+	uint32_t alloc_seq, *alloc_of;
+	uint64_t *ahead_bits;
+	uint32_t ahead_nbits;
+	uint64_t ahead_marked, ahead_taken, ahead_dropped;
+	int trace_has_comm;		/* a free named its task (simulate mode reads tasks) */
+	uint64_t kswapd_frees_deferred, kswapd_deferred_overflow;
+	uint64_t reclaimed_then_freed;
+	/* the traced machine's address space (same as the model's unless cross) */
+	int cross;
+	const struct ps_machine *tm;
+	int nr_tz;
+	struct tzone {
+		uint64_t base;		/* first pfn of the arrays (1024-aligned) */
+		uint32_t nr_pages;
+		int node;
+		uint64_t gbase;		/* global traced index of base */
+	} *tz;
+	uint8_t **ttouch;		/* cross: pass-1 first touch per traced page */
+	uint64_t traced_pages;
+	int16_t cpu_to_cpu[PS_MAX_CPUS];	/* traced CPU -> model CPU */
+	int node_to_node[PS_MAX_NODES];		/* traced node -> model node */
+	uint64_t cross_preused_pages, cross_unplaced_pages;
+	struct ps_lock *lock;
+	struct ps_lock_follow *lockf;
+	int lock_finished;
+	uint64_t *last_pcp_pages;		/* per zone, as last told to the lock model */
+	uint64_t pcp_changed;			/* zones (below 64) whose nr_pcp_pages changed in this event */
+};
+
+/*
+ * Simulate mode's map entries besides a model page (global index + 1):
+ * MAP_RECLAIMED, the model's kswapd reclaimed the block the trace still
+ * holds; MAP_PCP(cpu, mt), a traced page the trace's own refill or order-0
+ * free put on a CPU's order-0 list and nothing has taken since (the bulk
+ * allocator takes from there with no mm_page_alloc).  The model's pages
+ * stay below MAP_PCP_LOW.
+ */
+#define MAP_RECLAIMED UINT32_MAX
+#define MAP_PCP_LOW (MAP_RECLAIMED - (uint32_t)PS_MAX_CPUS * PS_MT_PCPTYPES)
+#define MAP_PCP(cpu, mt) (MAP_PCP_LOW + (uint32_t)(cpu) * PS_MT_PCPTYPES + (uint32_t)(mt))
+#define MAP_IS_MODEL(g) ((g) && (g) < MAP_PCP_LOW)
+#define MAP_IS_PCP(g) ((g) >= MAP_PCP_LOW && (g) != MAP_RECLAIMED)
+
+/* Zone and index of a pfn, or NULL. */
+static inline struct ps_zone *zone_of(struct ps_replay *r, uint64_t pfn, uint32_t *idx)
+{
+	int zi = ps_zone_table_lookup(&r->zt, pfn);
+
+	if (zi < 0 || pfn == PS_PFN_NONE)
+		return NULL;
+	*idx = pfn - r->mm.zones[zi].start_pfn;
+	return &r->mm.zones[zi];
+}
+
+/* Traced zone index and index within it of a traced pfn, or -1. */
+static inline int tzone_of(struct ps_replay *r, uint64_t pfn, uint32_t *tidx)
+{
+	int zi = pfn == PS_PFN_NONE ? -1 : ps_zone_table_lookup(&r->tzt, pfn);
+
+	if (zi < 0)
+		return -1;
+	*tidx = pfn - r->tz[zi].base;
+	return zi;
+}
+
+/* kswapd.ahead: whether allocation @seq's block was freed by the recorded kswapd. */
+static inline int ahead_marked(const struct ps_replay *r, uint32_t seq)
+{
+	return seq && seq < r->ahead_nbits && (r->ahead_bits[seq / 64] >> (seq % 64)) & 1;
+}
+
+/*
+ * What reclaim can take back without swap: page cache brought in by reads.
+ * Readahead asks with the mapping's user mask (__GFP_HARDWALL) plus
+ * __GFP_NORETRY | __GFP_NOWARN; anonymous memory is zeroed or has no swap
+ * to go to, tmpfs is swap-backed, and kernel allocations are not on an LRU.
+ */
+static inline int lru_page(uint32_t gfp)
+{
+	const uint32_t ra = PS_GFP_HARDWALL | PS_GFP_NORETRY | PS_GFP_NOWARN;
+
+	return (gfp & (ra | PS_GFP_ZERO)) == ra;
+}
+
+/* replay.c */
+void rp_defect(struct ps_replay *r, int kind, const struct ps_event *ev, const char *what);
+
+/* setup.c */
+int rp_setup_model(struct ps_replay *r, char *err, int len);
+
+/* cross.c */
+void rp_build_cpu_map(struct ps_replay *r);
+void rp_build_cross(struct ps_replay *r);
+
+/* prepass.c */
+void rp_free_pass1(struct ps_replay *r);
+
+/* initial.c */
+void rp_build_zone(struct ps_replay *r, int zi);
+int64_t rp_snapshot_free(const struct ps_machine *m, const struct ps_zone_desc *d);
+
+/* follow.c */
+void rp_follow_event(struct ps_replay *r, const struct ps_event *ev);
+void rp_follow_vmstat_drain(void *ctx, struct ps_zone *z, int cpu, int n, uint64_t now);
+
+/* simulate.c */
+void rp_trace_pcp_event(struct ps_replay *r, const struct ps_event *ev);
+__attribute__((noinline)) void rp_simulate_alloc_free(struct ps_replay *r, const struct ps_event *ev);
+void rp_untraced_use(struct ps_replay *r, uint64_t now);
+void rp_sim_vmstat_drain(void *ctx, struct ps_zone *z, int cpu, int n, uint64_t now);
+
+/* victims.c */
+extern const struct ps_mm_ops rp_victims;
+void rp_lru_add(struct ps_replay *r, int node, uint32_t tg);
+void rp_ahead_add(struct ps_replay *r, int node, uint32_t tg, uint32_t seq);
+void rp_defer_kswapd_free(struct ps_replay *r, struct ps_zone *z, uint32_t idx);
+int rp_victim_lists_create(struct ps_replay *r);
+int rp_victim_lists(struct ps_replay *r, char *err, int len);
+
+#endif

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "sim/mm/buddy.h"
+#include "sim/mm/watermark.h"
 
 #define MAX_ORDER_IDX (PS_NR_ORDERS - 1)
 #define ALIGN_PAGES (1u << MAX_ORDER_IDX)
@@ -55,6 +56,7 @@ int ps_zone_create(struct ps_zone *z, const struct ps_zone_desc *d, int index,
 	z->start_pfn = base;
 	z->nr_pages = n;
 	z->prof = prof;
+	z->kver = prof ? prof->kver_min : 0;	/* the profile's first release until the model says which */
 	z->pageblock_order = pageblock_order;
 	z->nr_pageblocks = n >> pageblock_order;
 	z->wmark_min = d->wmark_min;
@@ -416,21 +418,16 @@ static void set_range_mt(struct ps_zone *z, uint32_t idx, int order, int mt)
 		ps_set_pageblock_mt(z, b, mt);
 }
 
+/* boost_watermark (5.0+) after a fragmenting fallback: watermark.c's rule, counted when it applied. */
 static void boost_watermark(struct ps_zone *z)
 {
-	long pbn = 1L << z->pageblock_order, max_boost;
+	int boosted;
 
-	if (!z->prof->boost || !z->boost_factor)
+	if (!z->prof->boost)
 		return;
-	if ((long)z->managed < 4 * pbn)
-		return;
-	max_boost = z->wmark_high * z->boost_factor / 10000;
-	if (max_boost < pbn)
-		max_boost = pbn;
-	z->watermark_boost += pbn;
-	if (z->watermark_boost > max_boost)
-		z->watermark_boost = max_boost;
-	z->boosts++;
+	z->watermark_boost = ps_wmark_boost(z->kver, (int)z->boost_factor, z->managed, z->wmark_high,
+					    z->watermark_boost, z->pageblock_order, &boosted);
+	z->boosts += boosted;
 }
 
 static void emit_extfrag(struct ps_zone *z, uint32_t idx, int order, int fallback_order, int start, int fb)

@@ -73,6 +73,7 @@ struct ps_zone {
 	uint32_t nr_pageblocks;
 	struct ps_free_area free_area[PS_NR_ORDERS];
 	uint64_t nr_free_pages;		/* NR_FREE_PAGES: pages free in the buddy */
+	long nr_free_cma;		/* NR_FREE_CMA_PAGES: 0, CMA areas are not modelled */
 	uint64_t nr_pcp_pages;		/* pages held on per-CPU lists: change it by ps_zone_pcp_add() */
 	uint64_t *pcp_changed;		/* when set: pcp_changed_bit is ORed in at each change */
 	uint64_t pcp_changed_bit;
@@ -88,6 +89,7 @@ struct ps_zone {
 	uint64_t lock_acquisitions;
 	uint64_t fallbacks, fallbacks_fragmenting, claims, boosts;
 	const struct ps_profile *prof;
+	int kver;			/* the release whose rules the model follows (PS_KVER) */
 	int pageblock_order;
 	int nofragment;			/* ALLOC_NOFRAGMENT for the call in progress */
 	int reclaim_active;		/* ZONE_RECLAIM_ACTIVE: kswapd's balance_pgdat covers the zone */

@@ -28,67 +28,6 @@ uint64_t ps_mm_node_pages(const struct ps_mm *mm, int n)
 	return pages;
 }
 
-/* Node order of each node's ZONELIST_FALLBACK, by the release's rules (zonelist.c). */
-static void build_node_order(struct ps_mm *mm)
-{
-	const struct ps_machine *m = mm->m;
-	struct ps_zonelists *zl = malloc(sizeof(*zl));
-
-	if (zl && ps_zonelists_build(zl, m, mm->prof->kver_min, PS_ZONELIST_ORDER_NODE) == 0) {
-		for (int n = 0; n < m->nr_nodes && n < PS_MAX_NODES; n++) {
-			mm->nr_node_order[n] = zl->nr_node_order[n];
-			for (int i = 0; i < zl->nr_node_order[n]; i++)
-				mm->node_order[n][i] = zl->node_order[n][i];
-		}
-		free(zl);
-		return;
-	}
-	free(zl);
-	/* fallback: own node first, then by distance, ties by node id */
-	for (int n = 0; n < m->nr_nodes; n++) {
-		int cnt = 0;
-
-		if (!(m->node_online & (1ull << n)))
-			continue;
-		for (int d = 0; d <= 255 && cnt < m->nr_nodes; d++)
-			for (int k = 0; k < m->nr_nodes; k++) {
-				int dist = k == n ? 0 : m->distance[n][k];
-
-				if (!(m->node_online & (1ull << k)) || dist != d)
-					continue;
-				mm->node_order[n][cnt++] = k;
-			}
-		mm->nr_node_order[n] = cnt;
-	}
-}
-
-/*
- * ALLOC_NOFRAGMENT (5.1+, alloc_flags_nofragment): the fast path sets it when
- * the walk starts at a Normal zone and the machine has one node or that
- * zone's node has a populated DMA32 zone.  Per (__GFP_THISNODE, preferred
- * node, class zone): the node of that first zone, or -1 for no flag.
- */
-static void build_nofrag_node(struct ps_mm *mm)
-{
-	for (int thisnode = 0; thisnode < 2; thisnode++)
-		for (int node = 0; node < PS_MAX_NODES; node++)
-			for (int high = 0; high < PS_ZONE_NR; high++) {
-				int nr = thisnode ? 1 : mm->nr_node_order[node], fn = -1, ft = -1;
-
-				/* the first zone of the walk */
-				for (int ni = 0; ni < nr && fn < 0; ni++) {
-					int n = thisnode ? node : mm->node_order[node][ni];
-
-					for (int t = high; t >= 0 && n < PS_MAX_NODES && fn < 0; t--)
-						if (mm->node_zone[n][t] >= 0)
-							fn = n, ft = t;
-				}
-				mm->nofrag_node[thisnode][node][high] =
-					(int8_t)(ft == PS_ZONE_NORMAL && mm->prof->nofragment &&
-						 (mm->m->nr_nodes == 1 || mm->node_zone[fn][PS_ZONE_DMA32] >= 0) ? fn : -1);
-			}
-}
-
 /*
  * The watermarks and lowmem_reserve of every zone recomputed by the
  * tunables' release's rules (watermark.c); kept as recorded when the layout
@@ -180,6 +119,7 @@ int ps_mm_create(struct ps_mm *mm, const struct ps_machine *m, const struct ps_p
 			return -1;
 		}
 		z->boost_factor = t->watermark_boost_factor;
+		z->kver = kver;
 		mm->gbase[i] = mm->total_pages;
 		mm->total_pages += z->nr_pages;
 	}
@@ -191,14 +131,17 @@ int ps_mm_create(struct ps_mm *mm, const struct ps_machine *m, const struct ps_p
 		goto nomem;
 	if (t->wmark_recompute)
 		setup_wmarks(mm);
-	build_node_order(mm);
+	/* build_all_zonelists, in node order */
+	mm->zl = calloc(1, sizeof(*mm->zl));
+	if (!mm->zl)
+		goto nomem;
+	ps_zonelists_build(mm->zl, m, kver, PS_ZONELIST_ORDER_NODE);
 	for (int n = 0; n < PS_MAX_NODES; n++)
 		for (int ty = 0; ty < PS_ZONE_NR; ty++)
 			mm->node_zone[n][ty] = -1;
 	for (int i = 0; i < mm->nr_zones; i++)
 		if (mm->zones[i].node < PS_MAX_NODES)
 			mm->node_zone[mm->zones[i].node][mm->zones[i].type] = i;
-	build_nofrag_node(mm);
 	/* the fair zone policy's batches start full, as after setup_per_zone_wmarks */
 	for (int i = 0; i < mm->nr_zones && prof->fair; i++)
 		mm->zones[i].nr_alloc_batch = mm->zones[i].wmark_high - mm->zones[i].wmark_low;
@@ -233,5 +176,6 @@ void ps_mm_destroy(struct ps_mm *mm)
 	free(mm->vm_queued);
 	free(mm->iso.pool);
 	free(mm->iso.top);
+	free(mm->zl);
 	memset(mm, 0, sizeof(*mm));
 }

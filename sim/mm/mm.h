@@ -24,6 +24,7 @@
 #include "sim/mm/profile.h"
 
 struct ps_lock;
+struct ps_zonelists;
 
 /* sc.priority of balance_pgdat and MAX_RECLAIM_RETRIES (mm/vmscan.c, mm/internal.h) */
 #define PS_DEF_PRIORITY 12
@@ -132,11 +133,8 @@ struct ps_mm {
 	uint64_t total_pages;
 	int nr_cpus;
 	struct ps_pcp *pcps;		/* [zone][cpu] */
-	/* the zonelists as the walk reads them (page_alloc.c) */
+	struct ps_zonelists *zl;	/* every node's zonelists (zonelist.c), which the walk reads */
 	int node_zone[PS_MAX_NODES][PS_ZONE_NR];	/* zone index of (node, type), -1 none */
-	int node_order[PS_MAX_NODES][PS_MAX_NODES];
-	int nr_node_order[PS_MAX_NODES];
-	int8_t nofrag_node[2][PS_MAX_NODES][PS_ZONE_NR];
 	struct ps_pgdat node[PS_MAX_NODES];
 	int nr_awake;			/* kswapd threads awake */
 	/* vmstat_update's per-CPU work (vmstat.c) */

@@ -17,14 +17,12 @@
 int ps_mm_gfp_zone(const struct ps_mm *mm, uint32_t gfp);
 
 /*
- * The watermark check of the zone walk: pass 0 the fast path (WMARK_LOW
- * plus boost), 1 the slow path (WMARK_MIN plus boost, with the slow path's
- * reductions), 2 the last resort (none).
+ * The watermark check of the zone walk (watermark.c's zone_watermark_fast
+ * with the pass's mark and flags): pass 0 the fast path (WMARK_LOW plus
+ * boost), 1 the slow path (WMARK_MIN plus boost, gfp_to_alloc_flags), 2
+ * the last resort (none).
  */
 int ps_zone_ok(const struct ps_mm *mm, const struct ps_zone *z, int order, int pass, int classzone, uint32_t gfp);
-
-/* __zone_watermark_ok with no allocation flags (kswapd's checks): free pages above @mark plus the class zone's reserve. */
-int ps_zone_balanced_wmark(const struct ps_zone *z, int order, long mark, int classzone);
 
 /*
  * __alloc_pages for a request of CPU @cpu preferring @node (@thisnode:

@@ -13,6 +13,7 @@
 #include "lib/event.h"
 #include "sim/mm/page_alloc.h"
 #include "sim/mm/vmscan.h"
+#include "sim/mm/watermark.h"
 
 /*
  * Zone-based kswapd (<= 4.7): the node is balanced when every zone up to
@@ -33,7 +34,7 @@ static int zones_balanced(const struct ps_mm *mm, int node, int classzone, int o
 		if (z->node != node || !z->managed || z->type > classzone)
 			continue;
 		managed += z->managed;
-		if (ps_zone_balanced_wmark(z, order, z->wmark_high + (long)z->watermark_boost, z->type))
+		if (ps_zone_watermark_ok(mm->kver, z, order, z->wmark_high + z->watermark_boost, z->type, 0))
 			balanced += z->managed;
 	}
 	return quarter ? balanced * 4 >= managed : balanced == managed;
@@ -58,7 +59,7 @@ static int node_balanced(const struct ps_mm *mm, int node, int classzone, int or
 		if (z->node != node || !z->managed || z->type > classzone)
 			continue;
 		eligible = 1;
-		if (ps_zone_balanced_wmark(z, order, z->wmark_high + (long)z->watermark_boost, classzone))
+		if (ps_zone_watermark_ok(mm->kver, z, order, z->wmark_high + z->watermark_boost, classzone, 0))
 			return 1;
 	}
 	return !eligible;

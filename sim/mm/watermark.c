@@ -19,6 +19,7 @@
 
 #include "lib/event.h"
 #include "lib/kver.h"
+#include "sim/mm/buddy.h"
 #include "sim/mm/watermark.h"
 
 #define KV_NEWEST PS_KVER(255, 255, 255)
@@ -321,20 +322,28 @@ int ps_wmark_setup(struct ps_wmarks *w, const struct ps_machine *m,
 }
 
 long ps_wmark_boost(int kver, int boost_factor, uint64_t managed, long high, long boost,
-		    int pageblock_order)
+		    int pageblock_order, int *boosted)
 {
 	long pb = 1L << pageblock_order, max_boost;
 
+	if (boosted)
+		*boosted = 0;
 	if (kv(kver) < PS_KVER(5, 0, 0) || boost_factor <= 0)
 		return boost;
-	/* small zones are not boosted: absent 5.0.1, present 5.4.59 [5.1 assumed] */
-	if (kv(kver) >= PS_KVER(5, 1, 0) && (uint64_t)pb * 4 > managed)
+	/*
+	 * zones under four pageblocks are not boosted: "mm: limit
+	 * boost_watermark on small zones", mainline 5.7, taken by the stable
+	 * trees (5.4.59 has it)
+	 */
+	if (kv(kver) >= PS_KVER(5, 7, 0) && (uint64_t)pb * 4 > managed)
 		return boost;
 	max_boost = high > 0 ? (long)((uint64_t)high * (uint64_t)boost_factor / 10000) : 0;
 	if (!max_boost)
 		return boost;
 	if (max_boost < pb)
 		max_boost = pb;
+	if (boosted)
+		*boosted = 1;
 	return boost + pb < max_boost ? boost + pb : max_boost;
 }
 
@@ -377,36 +386,52 @@ static int may_use_highatomic(int v, unsigned int flags)
 	return !!(flags & PS_ALLOC_HARDER) || (v >= PS_KVER(4, 14, 0) && (flags & PS_ALLOC_OOM));
 }
 
+/*
+ * The highatomic pages the watermark test counts as unusable: every page of
+ * the reserved pageblocks up to 6.12, only those free from 6.13
+ * (nr_free_highatomic, "mm/page_alloc: keep track of free highatomic").
+ */
+static long highatomic_pages(int v, const struct ps_zone *z)
+{
+	long n = 0;
+
+	if (v < PS_KVER(6, 13, 0))
+		return z->nr_reserved_highatomic;
+	for (int o = 0; o < PS_NR_ORDERS; o++)
+		n += (long)(z->free_area[o].nr_free_mt[PS_MT_HIGHATOMIC] << o);
+	return n;
+}
+
 /* Pages the caller cannot count (4.4+): the highatomic reserve, free CMA. */
-static long unusable_free(int v, const struct ps_wmark_free *f, unsigned int flags)
+static long unusable_free(int v, const struct ps_zone *z, unsigned int flags)
 {
 	long u = 0;
 
 	if (v >= PS_KVER(4, 4, 0) && !may_use_highatomic(v, flags))
-		u += f->highatomic;
+		u += highatomic_pages(v, z);
 	if (!(flags & PS_ALLOC_CMA))
-		u += f->free_cma;
+		u += z->nr_free_cma;
 	return u;
 }
 
-static long reserve_of(const long *lowmem_reserve, int classzone)
+static long reserve_of(const struct ps_zone *z, int classzone)
 {
-	if (!lowmem_reserve || classzone < 0 || classzone >= PS_ZONE_NR)
+	if (classzone < 0 || classzone >= PS_ZONE_NR)
 		return 0;
-	return lowmem_reserve[classzone];
+	return z->lowmem_reserve[classzone];
 }
 
-static int nonempty(const struct ps_wmark_free *f, int o, int mt)
+static int nonempty(const struct ps_zone *z, int o, int mt)
 {
-	return f->nr_free && f->nr_free[o][mt] > 0;
+	return z->free_area[o].nr_free_mt[mt] > 0;
 }
 
-int ps_zone_watermark_ok(int kver, const struct ps_wmark_free *f, int order, long mark,
-			 const long *lowmem_reserve, int classzone, unsigned int flags)
+int ps_zone_watermark_ok(int kver, const struct ps_zone *z, int order, long mark, int classzone,
+			 unsigned int flags)
 {
 	int v = kv(kver);
-	long free = f->free_pages - ((1L << order) - 1);
-	long min = mark, reserve = reserve_of(lowmem_reserve, classzone);
+	long free = (long)z->nr_free_pages - ((1L << order) - 1);
+	long min = mark, reserve = reserve_of(z, classzone);
 
 	if (v < PS_KVER(4, 4, 0)) {
 		/* <= 4.3: CMA only in the order-0 test, then per-order subtraction */
@@ -414,21 +439,17 @@ int ps_zone_watermark_ok(int kver, const struct ps_wmark_free *f, int order, lon
 			min -= min / 2;
 		if (flags & PS_ALLOC_HARDER)
 			min -= min / 4;
-		if (free - (flags & PS_ALLOC_CMA ? 0 : f->free_cma) <= min + reserve)
+		if (free - (flags & PS_ALLOC_CMA ? 0 : z->nr_free_cma) <= min + reserve)
 			return 0;
 		for (int o = 0; o < order && o < PS_NR_ORDERS; o++) {
-			uint64_t n = 0;
-
-			for (int mt = 0; f->nr_free && mt < PS_NR_MT; mt++)
-				n += f->nr_free[o][mt];
-			free -= (long)(n << o);
+			free -= (long)(z->free_area[o].nr_free << o);
 			min >>= 1;
 			if (free <= min)
 				return 0;
 		}
 		return 1;
 	}
-	free -= unusable_free(v, f, flags);
+	free -= unusable_free(v, z, flags);
 	if (v < PS_KVER(6, 3, 0)) {
 		if (flags & PS_ALLOC_HIGH)
 			min -= min / 2;
@@ -455,40 +476,38 @@ int ps_zone_watermark_ok(int kver, const struct ps_wmark_free *f, int order, lon
 					may_use_highatomic(v, flags);
 
 		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
-			if (nonempty(f, o, mt))
+			if (nonempty(z, o, mt))
 				return 1;
-		if ((flags & PS_ALLOC_CMA) && nonempty(f, o, PS_MT_CMA))
+		if ((flags & PS_ALLOC_CMA) && nonempty(z, o, PS_MT_CMA))
 			return 1;
-		if (atomic_ok && nonempty(f, o, PS_MT_HIGHATOMIC))
+		if (atomic_ok && nonempty(z, o, PS_MT_HIGHATOMIC))
 			return 1;
 	}
 	return 0;
 }
 
-int ps_zone_watermark_fast(int kver, const struct ps_wmark_free *f, int order, long mark,
-			   const long *lowmem_reserve, int classzone, unsigned int flags,
-			   int mark_is_min, long boost, long min_unboosted)
+int ps_zone_watermark_fast(int kver, const struct ps_zone *z, int order, long mark, int classzone,
+			   unsigned int flags, int mark_is_min, long min_unboosted)
 {
 	int v = kv(kver);
-	long reserve = reserve_of(lowmem_reserve, classzone);
+	long reserve = reserve_of(z, classzone);
 
 	if (v < PS_KVER(4, 7, 0))
-		return ps_zone_watermark_ok(kver, f, order, mark, lowmem_reserve, classzone, flags);
+		return ps_zone_watermark_ok(kver, z, order, mark, classzone, flags);
 	if (!order) {
-		long usable = f->free_pages;
+		long usable = (long)z->nr_free_pages;
 
 		if (v < PS_KVER(5, 10, 0))
-			usable -= flags & PS_ALLOC_CMA ? 0 : f->free_cma;
+			usable -= flags & PS_ALLOC_CMA ? 0 : z->nr_free_cma;
 		else
-			usable -= unusable_free(v, f, flags);
+			usable -= unusable_free(v, z, flags);
 		if (usable > mark + reserve)
 			return 1;
 	}
-	if (ps_zone_watermark_ok(kver, f, order, mark, lowmem_reserve, classzone, flags))
+	if (ps_zone_watermark_ok(kver, z, order, mark, classzone, flags))
 		return 1;
-	if (v >= PS_KVER(5, 10, 0) && !order && boost && mark_is_min &&
+	if (v >= PS_KVER(5, 10, 0) && !order && z->watermark_boost && mark_is_min &&
 	    (v < PS_KVER(6, 3, 0) ? (flags & PS_ALLOC_GFP_ATOMIC) : (flags & PS_ALLOC_HIGH)))
-		return ps_zone_watermark_ok(kver, f, order, min_unboosted, lowmem_reserve,
-					    classzone, flags);
+		return ps_zone_watermark_ok(kver, z, order, min_unboosted, classzone, flags);
 	return 0;
 }

@@ -131,11 +131,13 @@ int ps_wmark_setup(struct ps_wmarks *w, const struct ps_machine *m,
  * boost_watermark() (5.0+): the zone's boost after one fragmenting
  * fallback, from its current @boost, unboosted WMARK_HIGH @high and
  * @managed pages.  Returns @boost unchanged when boosting does not apply
- * (before 5.0, factor 0, from 5.1 zones under 4 pageblocks, or a zero
- * HIGH*factor/10000).
+ * (before 5.0, factor 0, from 5.7 zones under 4 pageblocks, or a zero
+ * HIGH*factor/10000); *@boosted (if not NULL) is then 0, else 1 (the
+ * kernel's return value, on which ZONE_BOOSTED_WATERMARK is set), also
+ * when the boost was at its maximum already.
  */
 long ps_wmark_boost(int kver, int boost_factor, uint64_t managed, long high, long boost,
-		    int pageblock_order);
+		    int pageblock_order, int *boosted);
 
 /*
  * Allocation flags the watermark test reads; pagesim's own bits, mapped
@@ -161,32 +163,23 @@ enum ps_alloc_flags {
  */
 unsigned int ps_gfp_to_alloc_flags(uint32_t gfp, int order, int kver, int slowpath);
 
-/*
- * A zone's free state as the watermark test sees it.  nr_free[o][mt] is
- * the number of free blocks of order o on free_list[mt] (PS_MT_* of
- * trace/event.h, < PS_NR_MT); only "is it non-empty" and, before 4.4,
- * the per-order totals are read.
- */
-struct ps_wmark_free {
-	long free_pages; /* NR_FREE_PAGES */
-	long free_cma;	 /* NR_FREE_CMA_PAGES */
-	long highatomic; /* nr_reserved_highatomic (<= 6.9), nr_free_highatomic (6.10+) */
-	const uint64_t (*nr_free)[PS_NR_MT]; /* [PS_NR_ORDERS][PS_NR_MT]; NULL: order-0 only */
-};
+struct ps_zone;
 
 /*
- * __zone_watermark_ok(): whether a zone with free state @f may serve an
- * allocation of @order against @mark (a WMARK_* value, boost included if
- * the caller wants it) for class zone @classzone (enum ps_zone_type: the
- * preferred zone's type <= 5.6, gfp_zone() from 5.7), whose reserve comes
- * from @lowmem_reserve (indexed by class zone type).  @flags: enum
- * ps_alloc_flags.  Follows @kver: the per-order subtraction up to 4.3, the
- * "order-0 mark and one free block of the order" check from 4.4, the
- * highatomic reserve as unusable from 4.4, ALLOC_OOM from 4.14, the 6.3
- * split of ALLOC_HARDER.
+ * __zone_watermark_ok(): whether model zone @z may serve an allocation of
+ * @order against @mark (a WMARK_* value, boost included if the caller
+ * wants it) for class zone @classzone (enum ps_zone_type: the preferred
+ * zone's type <= 5.6, gfp_zone() from 5.7), whose reserve comes from
+ * z->lowmem_reserve.  @flags: enum ps_alloc_flags.  Follows @kver: the
+ * per-order subtraction up to 4.3, the "order-0 mark and one free block of
+ * the order" check from 4.4, the highatomic reserve as unusable from 4.4
+ * (its pages as reserved up to 6.12, only the free ones from 6.13:
+ * nr_free_highatomic), ALLOC_OOM from 4.14, the 6.3 split of ALLOC_HARDER.
+ * It reads NR_FREE_PAGES (z->nr_free_pages), NR_FREE_CMA_PAGES
+ * (z->nr_free_cma) and the free lists' block counts.
  */
-int ps_zone_watermark_ok(int kver, const struct ps_wmark_free *f, int order, long mark,
-			 const long *lowmem_reserve, int classzone, unsigned int flags);
+int ps_zone_watermark_ok(int kver, const struct ps_zone *z, int order, long mark, int classzone,
+			 unsigned int flags);
 
 /*
  * zone_watermark_fast() (4.7+; zone_watermark_ok() before): the order-0
@@ -194,10 +187,9 @@ int ps_zone_watermark_ok(int kver, const struct ps_wmark_free *f, int order, lon
  * plus reserve), then the full test, then (5.10+, order 0, WMARK_MIN, the
  * zone boosted, a GFP_ATOMIC caller <= 6.2 or ALLOC_MIN_RESERVE 6.3+) the
  * test again at @min_unboosted.  @mark_is_min says @mark is WMARK_MIN
- * (plus @boost); pass @boost 0 when there is none.
+ * (plus the zone's boost).
  */
-int ps_zone_watermark_fast(int kver, const struct ps_wmark_free *f, int order, long mark,
-			   const long *lowmem_reserve, int classzone, unsigned int flags,
-			   int mark_is_min, long boost, long min_unboosted);
+int ps_zone_watermark_fast(int kver, const struct ps_zone *z, int order, long mark, int classzone,
+			   unsigned int flags, int mark_is_min, long min_unboosted);
 
 #endif

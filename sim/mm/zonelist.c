@@ -267,7 +267,7 @@ int ps_gfp_zone(uint32_t gfp, unsigned int zone_types)
 	else if (bits == PS_GFP_HIGHMEM)
 		z = PS_ZONE_HIGHMEM;
 	else
-		return -1; /* two zone modifiers: GFP_ZONE_BAD */
+		return PS_ZONE_DMA; /* two zone modifiers: GFP_ZONE_BAD, zone 0 without CONFIG_DEBUG_VM */
 	return (zone_types >> z) & 1 ? z : PS_ZONE_NORMAL;
 }
 

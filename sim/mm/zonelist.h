@@ -94,7 +94,9 @@ int ps_zonelists_set_node_order(struct ps_zonelists *zl, const struct ps_machine
  * zone bit -> Normal; __GFP_DMA -> DMA; __GFP_DMA32 -> DMA32; __GFP_HIGHMEM
  * -> HighMem; __GFP_MOVABLE alone -> Normal; __GFP_MOVABLE|__GFP_HIGHMEM
  * -> Movable; MOVABLE|DMA -> DMA; MOVABLE|DMA32 -> DMA32; a type the
- * kernel lacks becomes Normal.  -1 for combinations the kernel rejects.
+ * kernel lacks becomes Normal.  Combinations the kernel rejects
+ * (GFP_ZONE_BAD: a BUG with CONFIG_DEBUG_VM, which distribution kernels do
+ * not set) read the table's empty entry, zone 0: DMA.
  */
 int ps_gfp_zone(uint32_t gfp, unsigned int zone_types);
 

@@ -54,6 +54,7 @@ static int zone_new(struct ps_zone *z, struct rec *r, const char *prof, uint64_t
 	memset(&d, 0, sizeof(d));
 	d.start_pfn = start;
 	d.spanned = d.present = d.managed = spanned;
+	d.wmark_high = 64;	/* small: a boost is one pageblock */
 	if (!p || ps_zone_create(z, &d, 0, p, PB)) {
 		fprintf(stderr, "cannot create a zone for profile %s\n", prof);
 		exit(1);
@@ -921,13 +922,27 @@ static void test_boost(void)
 	CHECK_EQ(z.fallbacks_fragmenting, 4);
 	ps_zone_destroy(&z);
 
-	/* high watermark 0: bounded by one pageblock */
+	/* a small high watermark (64 * 1.5 = 96): bounded by one pageblock */
 	setup(&z, &r, "5.0");
 	put(&z, PBN, 3, M);
 	put(&z, 2 * PBN, 3, M);
 	ps_rmqueue(&z, 3, U, NULL);
 	ps_rmqueue(&z, 3, U, NULL);
 	CHECK_EQ(z.watermark_boost, 512);
+	CHECK_EQ(z.boosts, 2);
+	ps_zone_destroy(&z);
+
+	/*
+	 * high watermark 0 (not yet set up): boost_watermark's !max_boost exit,
+	 * so no boost and no ZONE_BOOSTED_WATERMARK
+	 */
+	setup(&z, &r, "5.0");
+	z.wmark_high = 0;
+	put(&z, PBN, 3, M);
+	ps_rmqueue(&z, 3, U, NULL);
+	CHECK_EQ(r.n, 1);
+	CHECK_EQ(z.watermark_boost, 0);
+	CHECK_EQ(z.boosts, 0);
 	ps_zone_destroy(&z);
 
 	/* a whole free pageblock is claimed: not fragmenting, no boost */
@@ -948,8 +963,15 @@ static void test_boost(void)
 	CHECK_EQ(z.watermark_boost, 0);
 	ps_zone_destroy(&z);
 
-	/* no boost before 5.0, nor in a zone of fewer than 4 pageblocks of managed pages */
+	/* no boost before 5.0, nor from 5.7 in a zone of fewer than 4 pageblocks of managed pages */
 	setup(&z, &r, "4.13");
+	put(&z, PBN, 3, M);
+	ps_rmqueue(&z, 3, U, NULL);
+	CHECK_EQ(r.n, 1);
+	CHECK_EQ(z.watermark_boost, 0);
+	ps_zone_destroy(&z);
+	setup(&z, &r, "5.10");
+	z.managed = 4 * PBN - 1;
 	put(&z, PBN, 3, M);
 	ps_rmqueue(&z, 3, U, NULL);
 	CHECK_EQ(r.n, 1);
@@ -960,7 +982,7 @@ static void test_boost(void)
 	put(&z, PBN, 3, M);
 	ps_rmqueue(&z, 3, U, NULL);
 	CHECK_EQ(r.n, 1);
-	CHECK_EQ(z.watermark_boost, 0);
+	CHECK_EQ(z.watermark_boost, 512);
 	ps_zone_destroy(&z);
 }
 

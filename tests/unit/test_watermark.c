@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sim/mm/buddy.h"
 #include "sim/mm/watermark.h"
 #include "lib/event.h"
 #include "lib/kver.h"
@@ -617,22 +618,51 @@ static void test_min_free_default(void)
 static void test_boost(void)
 {
 	/* max_boost = max(pageblock, high * factor / 10000); boost += pageblock up to it */
-	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 15000, 100000, 1000, 0, 9), 512);
-	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 15000, 100000, 1000, 1024, 9), 1500);
-	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 15000, 100000, 3, 0, 9), 512); /* max(512, 4) */
-	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 15000, 100000, 0, 0, 9), 0);
-	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 0, 100000, 1000, 0, 9), 0);
-	CHECK_EQ(ps_wmark_boost(PS_KVER(4, 19, 0), 15000, 100000, 1000, 0, 9), 0);
-	/* zones under 4 pageblocks: boosted in 5.0, not after */
-	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 0, 0), 15000, 2000, 1000, 0, 9), 512);
-	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 15000, 2000, 1000, 0, 9), 0);
+	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 15000, 100000, 1000, 0, 9, NULL), 512);
+	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 15000, 100000, 1000, 1024, 9, NULL), 1500);
+	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 15000, 100000, 3, 0, 9, NULL), 512); /* max(512, 4) */
+	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 15000, 100000, 0, 0, 9, NULL), 0);
+	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 4, 0), 0, 100000, 1000, 0, 9, NULL), 0);
+	CHECK_EQ(ps_wmark_boost(PS_KVER(4, 19, 0), 15000, 100000, 1000, 0, 9, NULL), 0);
+	/* zones under 4 pageblocks: boosted up to 5.6, not from 5.7 */
+	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 0, 0), 15000, 2000, 1000, 0, 9, NULL), 512);
+	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 6, 0), 15000, 2000, 1000, 0, 9, NULL), 512);
+	CHECK_EQ(ps_wmark_boost(PS_KVER(5, 7, 0), 15000, 2000, 1000, 0, 9, NULL), 0);
+	/* the kernel's return value: boosted, also when already at the maximum; not on the early exits */
+	{
+		int b = -1;
+
+		CHECK_EQ(ps_wmark_boost(PS_KVER(5, 10, 0), 15000, 100000, 1000, 1500, 9, &b), 1500);
+		CHECK_EQ(b, 1);
+		CHECK_EQ(ps_wmark_boost(PS_KVER(5, 10, 0), 15000, 100000, 0, 0, 9, &b), 0);
+		CHECK_EQ(b, 0);
+		CHECK_EQ(ps_wmark_boost(PS_KVER(5, 10, 0), 0, 100000, 1000, 0, 9, &b), 0);
+		CHECK_EQ(b, 0);
+	}
+}
+
+/* @n free blocks of (order @o, type @mt) in @z's counts, and the order's total. */
+static void set_free(struct ps_zone *z, int o, int mt, uint64_t n)
+{
+	z->free_area[o].nr_free_mt[mt] = n;
+	z->free_area[o].nr_free = 0;
+	for (int t = 0; t < PS_MT_TYPES; t++)
+		z->free_area[o].nr_free += z->free_area[o].nr_free_mt[t];
+}
+
+static const struct ps_zone *with_boost(struct ps_zone *z, long boost)
+{
+	z->watermark_boost = boost;
+	return z;
 }
 
 static void test_watermark_ok(void)
 {
-	static uint64_t nf[PS_NR_ORDERS][PS_NR_MT];
-	long res[PS_ZONE_NR] = { 0, 0, 50, 50, 100, 100 };
-	struct ps_wmark_free f = { .free_pages = 1000, .nr_free = nf };
+	static const long res[PS_ZONE_NR] = { 0, 0, 50, 50, 100, 100 };
+	static struct ps_zone f;	/* the free state the check reads: counts only, no lists */
+
+	f.nr_free_pages = 1000;
+	memcpy(f.lowmem_reserve, res, sizeof(res));
 	unsigned int atomic61 = ps_gfp_to_alloc_flags(
 		PS_GFP_HIGH | PS_GFP_ATOMIC | PS_GFP_KSWAPD_RECLAIM, 0, PS_KVER(6, 1, 0), 1);
 	unsigned int atomic65 = ps_gfp_to_alloc_flags(
@@ -651,80 +681,76 @@ static void test_watermark_ok(void)
 		 0);
 
 	/* order 0: pass iff free > mark + lowmem_reserve[classzone] */
-	CHECK(ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 0, 900, res, PS_ZONE_NORMAL, 0));
-	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 0, 900, res, PS_ZONE_MOVABLE, 0));
+	CHECK(ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 0, 900, PS_ZONE_NORMAL, 0));
+	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 0, 900, PS_ZONE_MOVABLE, 0));
 	/* GFP_ATOMIC keeps 3/8 of min in both flag schemes: 2000 -> 1000 -> 750 */
-	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 0, 2000, NULL, 0, PS_ALLOC_HIGH));
-	CHECK(ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 0, 2000, NULL, 0, atomic61));
-	CHECK(ps_zone_watermark_ok(PS_KVER(6, 5, 0), &f, 0, 2000, NULL, 0, atomic65));
-	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 5, 0), &f, 0, 1000, NULL, 0,
+	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 0, 2000, 0, PS_ALLOC_HIGH));
+	CHECK(ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 0, 2000, 0, atomic61));
+	CHECK(ps_zone_watermark_ok(PS_KVER(6, 5, 0), &f, 0, 2000, 0, atomic65));
+	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 5, 0), &f, 0, 1000, 0,
 				    nowait65)); /* no reduction */
 
 	/* highatomic reserve (4.4+) is unusable without harder/reserve rights */
-	f.highatomic = 200;
-	CHECK(!ps_zone_watermark_ok(PS_KVER(5, 10, 0), &f, 0, 850, NULL, 0, 0));
-	CHECK(ps_zone_watermark_ok(PS_KVER(5, 10, 0), &f, 0, 850, NULL, 0, PS_ALLOC_HARDER));
-	CHECK(ps_zone_watermark_ok(PS_KVER(4, 3, 0), &f, 0, 850, NULL, 0, 0));
-	CHECK(ps_zone_watermark_ok(PS_KVER(6, 5, 0), &f, 0, 850, NULL, 0, nowait65));
+	f.nr_reserved_highatomic = 200;
+	CHECK(!ps_zone_watermark_ok(PS_KVER(5, 10, 0), &f, 0, 850, 0, 0));
+	CHECK(ps_zone_watermark_ok(PS_KVER(5, 10, 0), &f, 0, 850, 0, PS_ALLOC_HARDER));
+	CHECK(ps_zone_watermark_ok(PS_KVER(4, 3, 0), &f, 0, 850, 0, 0));
+	CHECK(ps_zone_watermark_ok(PS_KVER(6, 5, 0), &f, 0, 850, 0, nowait65));
 	/* the order-0 fast check: 4.7-5.4 ignores it, 5.10 counts it */
-	CHECK(ps_zone_watermark_fast(PS_KVER(5, 4, 0), &f, 0, 850, NULL, 0, 0, 0, 0, 0));
-	CHECK(!ps_zone_watermark_fast(PS_KVER(5, 10, 0), &f, 0, 850, NULL, 0, 0, 0, 0, 0));
-	f.highatomic = 0;
+	CHECK(ps_zone_watermark_fast(PS_KVER(5, 4, 0), with_boost(&f, 0), 0, 850, 0, 0, 0, 0));
+	CHECK(!ps_zone_watermark_fast(PS_KVER(5, 10, 0), with_boost(&f, 0), 0, 850, 0, 0, 0, 0));
+	f.nr_reserved_highatomic = 0;
 	/* free CMA pages count only for ALLOC_CMA */
-	f.free_cma = 300;
-	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 0, 800, NULL, 0, 0));
-	CHECK(ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 0, 800, NULL, 0, PS_ALLOC_CMA));
-	CHECK(!ps_zone_watermark_ok(PS_KVER(4, 0, 0), &f, 0, 800, NULL, 0, 0));
-	f.free_cma = 0;
+	f.nr_free_cma = 300;
+	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 0, 800, 0, 0));
+	CHECK(ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 0, 800, 0, PS_ALLOC_CMA));
+	CHECK(!ps_zone_watermark_ok(PS_KVER(4, 0, 0), &f, 0, 800, 0, 0));
+	f.nr_free_cma = 0;
 
 	/* order 3 (4.4+): order-0 mark with 7 pages off, then a usable block of order >= 3 */
-	nf[2][PS_MT_MOVABLE] = 10;
-	CHECK(!ps_zone_watermark_ok(PS_KVER(4, 4, 0), &f, 3, 100, NULL, 0, 0));
-	nf[4][PS_MT_HIGHATOMIC] = 1;
-	CHECK(!ps_zone_watermark_ok(PS_KVER(5, 4, 0), &f, 3, 100, NULL, 0, 0));
-	CHECK(ps_zone_watermark_ok(PS_KVER(5, 4, 0), &f, 3, 100, NULL, 0, PS_ALLOC_HARDER));
-	CHECK(ps_zone_watermark_ok(PS_KVER(5, 4, 0), &f, 3, 100, NULL, 0, PS_ALLOC_OOM));
-	CHECK(!ps_zone_watermark_ok(PS_KVER(4, 9, 0), &f, 3, 100, NULL, 0, PS_ALLOC_OOM));
-	CHECK(ps_zone_watermark_ok(PS_KVER(6, 5, 0), &f, 3, 100, NULL, 0, nowait65));
-	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 5, 0), &f, 3, 100, NULL, 0, PS_ALLOC_NON_BLOCK));
-	nf[4][PS_MT_HIGHATOMIC] = 0;
-	nf[9][PS_MT_CMA] = 1;
-	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 3, 100, NULL, 0, 0));
-	CHECK(ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 3, 100, NULL, 0, PS_ALLOC_CMA));
-	nf[9][PS_MT_CMA] = 0;
-	nf[5][PS_MT_UNMOVABLE] = 1;
-	CHECK(ps_zone_watermark_ok(PS_KVER(4, 4, 0), &f, 3, 100, NULL, 0, 0));
-	CHECK(!ps_zone_watermark_ok(PS_KVER(4, 4, 0), &f, 3, 993, NULL, 0, 0)); /* 1000-7 <= 993 */
-	memset(nf, 0, sizeof(nf));
+	set_free(&f, 2, PS_MT_MOVABLE, 10);
+	CHECK(!ps_zone_watermark_ok(PS_KVER(4, 4, 0), &f, 3, 100, 0, 0));
+	set_free(&f, 4, PS_MT_HIGHATOMIC, 1);
+	CHECK(!ps_zone_watermark_ok(PS_KVER(5, 4, 0), &f, 3, 100, 0, 0));
+	CHECK(ps_zone_watermark_ok(PS_KVER(5, 4, 0), &f, 3, 100, 0, PS_ALLOC_HARDER));
+	CHECK(ps_zone_watermark_ok(PS_KVER(5, 4, 0), &f, 3, 100, 0, PS_ALLOC_OOM));
+	CHECK(!ps_zone_watermark_ok(PS_KVER(4, 9, 0), &f, 3, 100, 0, PS_ALLOC_OOM));
+	CHECK(ps_zone_watermark_ok(PS_KVER(6, 5, 0), &f, 3, 100, 0, nowait65));
+	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 5, 0), &f, 3, 100, 0, PS_ALLOC_NON_BLOCK));
+	set_free(&f, 4, PS_MT_HIGHATOMIC, 0);
+	set_free(&f, 9, PS_MT_CMA, 1);
+	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 3, 100, 0, 0));
+	CHECK(ps_zone_watermark_ok(PS_KVER(6, 1, 0), &f, 3, 100, 0, PS_ALLOC_CMA));
+	set_free(&f, 9, PS_MT_CMA, 0);
+	set_free(&f, 5, PS_MT_UNMOVABLE, 1);
+	CHECK(ps_zone_watermark_ok(PS_KVER(4, 4, 0), &f, 3, 100, 0, 0));
+	CHECK(!ps_zone_watermark_ok(PS_KVER(4, 4, 0), &f, 3, 993, 0, 0)); /* 1000-7 <= 993 */
+	memset(f.free_area, 0, sizeof(f.free_area));
 
 	/*
 	 * <= 4.3, order 2: free 1000 - 3 = 997 > 100; order 0 blocks leave
 	 * 997 - 600 = 397 > 50; order 1: 397 - 2*150 = 97 > 25: pass; with
 	 * 190 order-1 blocks 397 - 380 = 17 <= 25: fail.
 	 */
-	nf[0][PS_MT_MOVABLE] = 500;
-	nf[0][PS_MT_UNMOVABLE] = 100;
-	nf[1][PS_MT_RECLAIMABLE] = 150;
-	CHECK(ps_zone_watermark_ok(PS_KVER(4, 0, 0), &f, 2, 100, NULL, 0, 0));
-	nf[1][PS_MT_RECLAIMABLE] = 190;
-	CHECK(!ps_zone_watermark_ok(PS_KVER(4, 0, 0), &f, 2, 100, NULL, 0, 0));
-	CHECK(!ps_zone_watermark_ok(PS_KVER(3, 13, 0), &f, 2, 100, NULL, 0, 0));
-	memset(nf, 0, sizeof(nf));
+	set_free(&f, 0, PS_MT_MOVABLE, 500);
+	set_free(&f, 0, PS_MT_UNMOVABLE, 100);
+	set_free(&f, 1, PS_MT_RECLAIMABLE, 150);
+	CHECK(ps_zone_watermark_ok(PS_KVER(4, 0, 0), &f, 2, 100, 0, 0));
+	set_free(&f, 1, PS_MT_RECLAIMABLE, 190);
+	CHECK(!ps_zone_watermark_ok(PS_KVER(4, 0, 0), &f, 2, 100, 0, 0));
+	CHECK(!ps_zone_watermark_ok(PS_KVER(3, 13, 0), &f, 2, 100, 0, 0));
+	memset(f.free_area, 0, sizeof(f.free_area));
 
 	/*
 	 * 5.10+ boost bypass: min 500 boosted by 400, free 300.  GFP_ATOMIC
 	 * cuts 900 to 338 (fail) but may retry at the unboosted 500 -> 188.
 	 */
-	f.free_pages = 300;
-	CHECK(!ps_zone_watermark_fast(PS_KVER(5, 4, 0), &f, 0, 900, NULL, 0, atomic61, 1, 400,
-				      500));
-	CHECK(ps_zone_watermark_fast(PS_KVER(5, 10, 0), &f, 0, 900, NULL, 0, atomic61, 1, 400,
-				     500));
-	CHECK(!ps_zone_watermark_fast(PS_KVER(5, 10, 0), &f, 0, 900, NULL, 0, PS_ALLOC_HIGH, 1, 400,
-				      500));
-	CHECK(ps_zone_watermark_fast(PS_KVER(6, 5, 0), &f, 0, 900, NULL, 0, atomic65, 1, 400, 500));
-	CHECK(!ps_zone_watermark_fast(PS_KVER(6, 5, 0), &f, 0, 900, NULL, 0, atomic65, 0, 400,
-				      500));
+	f.nr_free_pages = 300;
+	CHECK(!ps_zone_watermark_fast(PS_KVER(5, 4, 0), with_boost(&f, 400), 0, 900, 0, atomic61, 1, 500));
+	CHECK(ps_zone_watermark_fast(PS_KVER(5, 10, 0), with_boost(&f, 400), 0, 900, 0, atomic61, 1, 500));
+	CHECK(!ps_zone_watermark_fast(PS_KVER(5, 10, 0), with_boost(&f, 400), 0, 900, 0, PS_ALLOC_HIGH, 1, 500));
+	CHECK(ps_zone_watermark_fast(PS_KVER(6, 5, 0), with_boost(&f, 400), 0, 900, 0, atomic65, 1, 500));
+	CHECK(!ps_zone_watermark_fast(PS_KVER(6, 5, 0), with_boost(&f, 400), 0, 900, 0, atomic65, 0, 500));
 }
 
 int main(void)

@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "lib/kver.h"
 #include "sim/mm/page_alloc.h"
 #include "check.h"
 
@@ -65,8 +66,18 @@ int main(void)
 	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | kernel), 151);
 	/* 5.10+: order-0 GFP_ATOMIC falls back to the unboosted MIN, with its reductions */
 	CHECK_EQ(lowest_ok(&z, 1, atomic), 39);
-	/* 6.3+ GFP_ATOMIC has no __GFP_ATOMIC: __GFP_HIGH | __GFP_KSWAPD_RECLAIM gets the same */
+	/* up to 6.2 a request without __GFP_ATOMIC is not ALLOC_HARDER: halved boosted MIN only */
+	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | PS_GFP_KSWAPD_RECLAIM), 151);
+	/*
+	 * 6.3+ GFP_ATOMIC has no __GFP_ATOMIC: __GFP_HIGH | __GFP_KSWAPD_RECLAIM
+	 * is ALLOC_MIN_RESERVE | ALLOC_NON_BLOCK and gets the same as 6.1's
+	 * GFP_ATOMIC; __GFP_HIGH with direct reclaim retries the unboosted MIN
+	 * too, halved (ALLOC_MIN_RESERVE alone)
+	 */
+	mm.kver = PS_KVER(6, 5, 0);
 	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | PS_GFP_KSWAPD_RECLAIM), 39);
+	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | kernel), 51);
+	mm.kver = PS_KVER(5, 10, 0);
 	/* __GFP_HIGH with direct reclaim gets the halved boosted MIN only: 300 - 150 */
 	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | kernel), 151);
 	/* an order-1 request needs a free block of order 1 or more (4.4+): this zone has none */

@@ -284,8 +284,8 @@ static void test_gfp_zone(void)
 	CHECK_EQ(ps_gfp_zone(PS_GFP_MOVABLE | PS_GFP_DMA32, x86), PS_ZONE_DMA32);
 	CHECK_EQ(ps_gfp_zone(PS_GFP_MOVABLE | PS_GFP_DMA, x86), PS_ZONE_DMA);
 	CHECK_EQ(ps_gfp_zone(GFP_DMA32, highmem32), PS_ZONE_NORMAL); /* no ZONE_DMA32 */
-	CHECK_EQ(ps_gfp_zone(PS_GFP_DMA | PS_GFP_DMA32, x86), -1);
-	CHECK_EQ(ps_gfp_zone(PS_GFP_DMA | PS_GFP_HIGHMEM | PS_GFP_MOVABLE, x86), -1);
+	CHECK_EQ(ps_gfp_zone(PS_GFP_DMA | PS_GFP_DMA32, x86), PS_ZONE_DMA);
+	CHECK_EQ(ps_gfp_zone(PS_GFP_DMA | PS_GFP_HIGHMEM | PS_GFP_MOVABLE, x86), PS_ZONE_DMA);
 }
 
 /* "Fallback order for Node N: a b c" lines of a boot log; returns how many nodes were compared. */

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_engine.c - the replay engine driven on small synthetic traces: the
+ * placements it makes come from the model's shared rules (the watermark
+ * test of sim/mm/watermark.c, the zone walk of sim/mm/page_alloc.c), so a
+ * change to those rules moves them.
+ *
+ * The machine: two nodes, one Normal zone of 2048 pages each, CPU 0 on
+ * node 0 and CPU 1 on node 1, watermarks MIN 100, LOW 125, HIGH 150, no
+ * lowmem_reserve.  Per-CPU lists hold nothing (high 0, batch 1), so every
+ * order-0 request takes one page from the buddy after the watermark test.
+ * In simulate mode a page the trace first allocates was free at the start:
+ * the trace's own allocations set how much each node has free.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/kvfile.h"
+#include "lib/kver.h"
+#include "sim/config/machfile.h"
+#include "sim/config/policy.h"
+#include "sim/mm/profile.h"
+#include "sim/replay/replay.h"
+#include "check.h"
+
+static const char machine_text[] =
+	"name = engine-test\n"
+	"page_size = 4096\n"
+	"pageblock_order = 9\n"
+	"kernel = %s\n"
+	"nodes = 2\n"
+	"node0.cpus = 0\n"
+	"node0.distance = 10 20\n"
+	"node0.zone.Normal = start_pfn=1048576 spanned=2048 present=2048 managed=2048\n"
+	"node0.zone.Normal.wmark = 100 125 150\n"
+	"node1.cpus = 1\n"
+	"node1.distance = 20 10\n"
+	"node1.zone.Normal = start_pfn=1050624 spanned=2048 present=2048 managed=2048\n"
+	"node1.zone.Normal.wmark = 100 125 150\n";
+
+#define NODE0_PFN 1048576ull
+#define NODE1_PFN 1050624ull
+
+static struct ps_event evs[1024];
+static int nr_evs;
+
+static void alloc_ev(int cpu, uint64_t pfn, uint32_t gfp)
+{
+	struct ps_event *e = &evs[nr_evs++];
+
+	memset(e, 0, sizeof(*e));
+	e->ts_ns = 1000000ull + (uint64_t)nr_evs * 1000;
+	e->cpu = (uint16_t)cpu;
+	e->type = PS_EV_ALLOC;
+	e->pfn = pfn;
+	e->gfp = gfp;
+	e->pid = -1;
+	e->migratetype = PS_MT_MOVABLE;	/* the blocks' own type: no fallback, no boost */
+}
+
+/* Replays evs[] in simulate mode under profile @prof; the counter @name, or -1. */
+static long long replay_counter(const struct ps_machine *m, const char *prof, const char *name)
+{
+	struct ps_replay_opts o;
+	struct ps_replay *r;
+	struct ps_kv kv;
+	char err[256];
+	long long v = -1;
+	const struct ps_kv_item *p;
+
+	memset(&o, 0, sizeof(o));
+	o.mode = PS_REPLAY_SIMULATE;
+	o.profile = ps_profile_by_name(prof);
+	ps_policy_init(&o.policy);
+	ps_policy_init(&o.recorded);
+	o.policy.pcp_high = 0;
+	o.policy.pcp_batch = 1;
+	for (int c = 0; c < PS_MAX_CPUS; c++)
+		o.cpu_node_map[c] = -1;
+	ps_lock_params_init(&o.lock);
+	r = ps_replay_create(m, &o, err, sizeof(err));
+	if (!r) {
+		fprintf(stderr, "ps_replay_create: %s\n", err);
+		return -1;
+	}
+	ps_replay_prepass(r, evs, nr_evs);
+	if (ps_replay_start(r, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ps_replay_start: %s\n", err);
+		ps_replay_destroy(r);
+		return -1;
+	}
+	for (int i = 0; i < nr_evs; i++)
+		if (ps_replay_event(r, &evs[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "ps_replay_event: %s\n", err);
+			break;
+		}
+	ps_kv_init(&kv);
+	if (ps_replay_counters(r, &kv) == 0 && (p = ps_kv_get(&kv, name)))
+		v = p->value;
+	ps_kv_free(&kv);
+	ps_replay_destroy(r);
+	return v;
+}
+
+static int load(struct ps_machine *m, const char *kernel)
+{
+	char text[sizeof(machine_text) + 32];
+	struct ps_error err;
+
+	snprintf(text, sizeof(text), machine_text, kernel);
+	if (ps_machine_parse(text, "engine-test", m, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+int main(void)
+{
+	const uint32_t kernel = PS_GFP_DIRECT_RECLAIM | PS_GFP_IO | PS_GFP_FS;
+	/* the recorded kernel: its watermarks are kept under a profile of the same watermark rule */
+	struct ps_machine m40, m44, m61;
+
+	if (load(&m40, "4.0.0") < 0 || load(&m44, "4.6.0") < 0 || load(&m61, "6.1.0") < 0)
+		return 1;
+
+	/*
+	 * Node 0 starts with 200 free pages, node 1 with 300; CPU 0 asks for
+	 * 200 order-0 pages.  The fast path's test passes while free > LOW
+	 * (125): node 0 serves 75 (200 down to 126), node 1 the other 125.
+	 */
+	nr_evs = 0;
+	for (int i = 0; i < 200; i++)
+		alloc_ev(0, NODE0_PFN + 1024 + i, kernel);
+	for (int i = 0; i < 300; i++)	/* node 1's pages, allocated later by its own CPU */
+		alloc_ev(1, NODE1_PFN + 1024 + i, kernel);
+	CHECK_EQ(replay_counter(&m61, "5.10", "node0.numa_hit"), 75);
+	CHECK_EQ(replay_counter(&m61, "5.10", "node1.numa_miss"), 125);
+
+	/*
+	 * Node 1 has nothing free: CPU 0's 200 requests stay on node 0 and the
+	 * slow path's MIN decides how many the last resort (no watermark)
+	 * serves.  A request that may not wait (no __GFP_DIRECT_RECLAIM, no
+	 * __GFP_KSWAPD_RECLAIM) is ALLOC_HARDER up to 4.3 (gfp_to_alloc_flags'
+	 * "atomic"), so MIN 100 becomes 75: pass 0 serves 200..126 (75),
+	 * pass 1 125..76 (50), the last resort the other 75.  From 4.4 it
+	 * needs __GFP_ATOMIC: pass 1 serves 125..101 (25), the last resort 100.
+	 */
+	nr_evs = 0;
+	for (int i = 0; i < 200; i++)
+		alloc_ev(0, NODE0_PFN + 1024 + i, 0);
+	CHECK_EQ(replay_counter(&m40, "4.0", "replay_sim_watermarks_ignored"), 75);
+	CHECK_EQ(replay_counter(&m44, "4.4", "replay_sim_watermarks_ignored"), 100);
+	CHECK_EQ(replay_counter(&m61, "5.10", "replay_sim_watermarks_ignored"), 100);
+	/* GFP_ATOMIC up to 6.2: __GFP_HIGH halves MIN, ALLOC_HARDER takes a quarter more: 100 -> 38 */
+	nr_evs = 0;
+	for (int i = 0; i < 200; i++)
+		alloc_ev(0, NODE0_PFN + 1024 + i, PS_GFP_HIGH | PS_GFP_ATOMIC);
+	CHECK_EQ(replay_counter(&m61, "5.10", "replay_sim_watermarks_ignored"), 38);
+	CHECK_DONE();
+}

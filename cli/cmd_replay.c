@@ -285,6 +285,8 @@ int cmd_replay(int argc, char **argv)
 			}
 		} else if (!(ro.policy.profile = ps_profile_by_name(policy))) {
 			return ps_usage_error("replay", "--policy '%s' is neither a profile (%s), a kernel release, nor a policy file", policy, ps_profile_names());
+		} else {
+			ro.policy.kver = ps_kver_parse(policy);
 		}
 	}
 	ps_lock_params_init(&ro.lock);
@@ -322,6 +324,7 @@ int cmd_replay(int argc, char **argv)
 	if (ps_input_open(&in, &io) < 0)
 		return PS_EXIT_FAIL;
 	ro.profile = ro.policy.profile ? ro.policy.profile : ps_profile_for_kver(ps_reader_kver(in.reader));
+	ro.kver = ro.policy.profile ? ro.policy.kver : 0;	/* 0: the recorded kernel's */
 	{
 		static const char *const vm[] = { "vm.min_free_kbytes", "vm.watermark_scale_factor",
 						  "vm.watermark_boost_factor", "vm.zone_reclaim_mode",

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/file.h"
+#include "lib/kver.h"
 #include "sim/config/policy.h"
 #include "lib/strtrim.h"
 
@@ -64,6 +65,7 @@ int ps_policy_set(struct ps_policy *p, const char *key, const char *value, const
 			if (!p->profile)
 				return ps_err(err, "%s: kernel '%s' is neither a profile (%s) nor a release",
 					      where, value, ps_profile_names());
+			p->kver = ps_kver_parse(value);
 			return 0;
 		}
 		errno = 0;

@@ -34,6 +34,7 @@
 
 struct ps_policy {
 	const struct ps_profile *profile;	/* NULL: the trace's own kernel */
+	int kver;				/* the release the kernel key named (PS_KVER), 0 none */
 	long min_free_kbytes;
 	long watermark_scale_factor;
 	long watermark_boost_factor;

@@ -148,7 +148,7 @@ int ps_mm_create(struct ps_mm *mm, const struct ps_machine *m, const struct ps_p
 	if (dirty) {
 		/* the dirty limits: node_dirty_ok from 4.8, zone_dirty_ok before */
 		if (ps_dirty_init(&mm->dirty, mm->zones, mm->nr_zones, mm->total_pages,
-				  prof->kver_min >= PS_KVER(4, 8, 0), t->dirty_ratio, t->dirty_bytes) < 0)
+				  kver >= PS_KVER(4, 8, 0), t->dirty_ratio, t->dirty_bytes) < 0)
 			goto nomem;
 		/* node reclaim's floor: vm.min_unmapped_ratio percent of each zone's managed pages */
 		for (int i = 0; i < mm->nr_zones; i++)

@@ -41,6 +41,12 @@ enum ps_defect {
 struct ps_replay_opts {
 	int mode;			/* enum ps_replay_mode */
 	const struct ps_profile *profile;
+	/*
+	 * The release whose rules the model follows within the profile
+	 * (PS_KVER; 0: the recorded kernel's when the profile covers it,
+	 * else the profile's first release)
+	 */
+	int kver;
 	int verbose;			/* print each defect (first 100) on stderr */
 	int check;			/* check every invariant after each event (slow) */
 	int fold_invisible;		/* count invisible allocations in the numa/pgalloc rows */

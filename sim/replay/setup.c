@@ -9,19 +9,28 @@
 #include "sim/mm/lock.h"
 #include "sim/replay/engine.h"
 
+/* The release whose rules the model follows: opts.kver, else the recorded kernel's within the profile. */
+static int model_kver(const struct ps_replay *r)
+{
+	const struct ps_profile *p = r->o.profile;
+	int k = r->o.kver ? r->o.kver : (r->o.traced ? r->o.traced : r->m)->kver;
+
+	return k >= p->kver_min && k <= p->kver_max ? k : p->kver_min;
+}
+
 /*
  * The model's tunables under the policy.  Watermarks: the recorded zoneinfo
  * holds the kernel's own values under the recorded tunables and kernel;
  * they are kept unless the policy changes vm.min_free_kbytes or
- * vm.watermark_scale_factor, or picks a profile whose watermark rule
+ * vm.watermark_scale_factor, or picks a release whose watermark rule
  * differs (before 4.6: low = min + min/4, high = min + min/2), in which case
- * every zone's watermarks and lowmem_reserve are recomputed by the
- * profile's kernel rules (watermark.c).
+ * every zone's watermarks and lowmem_reserve are recomputed by that
+ * release's rules (watermark.c).
  */
 static void resolve_tunables(const struct ps_replay *r, struct ps_mm_tunables *t)
 {
 	const struct ps_policy *p = &r->o.policy, *rec = &r->o.recorded;
-	int old_rule = r->o.profile->kver_max < PS_KVER(4, 6, 0) || p->wmark_legacy == 1;
+	int kver = model_kver(r), old_rule = kver < PS_KVER(4, 6, 0) || p->wmark_legacy == 1;
 	int rec_old_rule = r->m->kver && r->m->kver < PS_KVER(4, 6, 0);
 
 	memset(t, 0, sizeof(*t));
@@ -29,7 +38,7 @@ static void resolve_tunables(const struct ps_replay *r, struct ps_mm_tunables *t
 			     (p->min_free_kbytes != PS_UNSET && p->min_free_kbytes != rec->min_free_kbytes) ||
 			     (p->watermark_scale_factor != PS_UNSET &&
 			      p->watermark_scale_factor != rec->watermark_scale_factor);
-	t->wmark_kver = old_rule ? PS_KVER(4, 5, 255) : r->o.profile->kver_max;
+	t->wmark_kver = old_rule ? PS_KVER(4, 5, 255) : kver;
 	t->min_free_kbytes = p->min_free_kbytes;
 	t->watermark_scale_factor = p->watermark_scale_factor;
 	t->watermark_boost_factor = p->watermark_boost_factor != PS_UNSET ? p->watermark_boost_factor : 15000;
@@ -140,8 +149,7 @@ int rp_setup_model(struct ps_replay *r, char *err, int len)
 	size_t zc;
 
 	resolve_tunables(r, &t);
-	if (ps_mm_create(&r->mm, m, o->profile, o->profile->kver_min, &t, o->mode == PS_REPLAY_SIMULATE, err,
-			 len) < 0)
+	if (ps_mm_create(&r->mm, m, o->profile, model_kver(r), &t, o->mode == PS_REPLAY_SIMULATE, err, len) < 0)
 		return -1;
 	/* the engine's clock, and in simulate mode what the trace shows of reclaim (victims.c) */
 	r->mm.ops = o->mode == PS_REPLAY_SIMULATE ? rp_victims : (struct ps_mm_ops){ 0 };

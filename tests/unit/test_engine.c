@@ -157,5 +157,21 @@ int main(void)
 	for (int i = 0; i < 200; i++)
 		alloc_ev(0, NODE0_PFN + 1024 + i, PS_GFP_HIGH | PS_GFP_ATOMIC);
 	CHECK_EQ(replay_counter(&m61, "5.10", "replay_sim_watermarks_ignored"), 38);
+
+	/*
+	 * A 6.1 recording replayed under the 4.4 profile follows 4.4's rules:
+	 * the watermarks are recomputed by the pre-4.6 rule (low = min +
+	 * min/4, high = min + min/2) instead of keeping zoneinfo's
+	 */
+	{
+		long long min = replay_counter(&m61, "4.4", "model_wmark_min.node0.Normal");
+		long long low = replay_counter(&m61, "4.4", "model_wmark_low.node0.Normal");
+		long long high = replay_counter(&m61, "4.4", "model_wmark_high.node0.Normal");
+
+		CHECK(min > 0 && min != 100);
+		CHECK_EQ(low, min + (min >> 2));
+		CHECK_EQ(high, min + (min >> 1));
+		CHECK_EQ(replay_counter(&m61, "5.10", "model_wmark_low.node0.Normal"), 125);
+	}
 	CHECK_DONE();
 }

@@ -699,6 +699,13 @@ static void test_watermark_ok(void)
 	/* the order-0 fast check: 4.7-5.4 ignores it, 5.10 counts it */
 	CHECK(ps_zone_watermark_fast(PS_KVER(5, 4, 0), with_boost(&f, 0), 0, 850, 0, 0, 0, 0));
 	CHECK(!ps_zone_watermark_fast(PS_KVER(5, 10, 0), with_boost(&f, 0), 0, 850, 0, 0, 0, 0));
+	/* 6.13+ counts only the reserve's free pages (nr_free_highatomic): none free here */
+	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 12, 0), &f, 0, 850, 0, 0));
+	CHECK(ps_zone_watermark_ok(PS_KVER(6, 13, 0), &f, 0, 850, 0, 0));
+	set_free(&f, 2, PS_MT_HIGHATOMIC, 10);	/* 40 free pages in the reserve */
+	CHECK(ps_zone_watermark_ok(PS_KVER(6, 13, 0), &f, 0, 959, 0, 0));
+	CHECK(!ps_zone_watermark_ok(PS_KVER(6, 13, 0), &f, 0, 960, 0, 0));
+	memset(f.free_area, 0, sizeof(f.free_area));
 	f.nr_reserved_highatomic = 0;
 	/* free CMA pages count only for ALLOC_CMA */
 	f.nr_free_cma = 300;

@@ -61,8 +61,11 @@ struct ps_mm_tunables {
 /* The model's timed activities, which the engine's timer queue runs. */
 enum ps_mm_timer {
 	PS_MM_TIMER_RECLAIM_LOCK,	/* arg node: ps_node_reclaim_unlock() */
-	PS_MM_TIMER_KSWAPD,		/* arg node: ps_run_kswapd() */
+	PS_MM_TIMER_KSWAPD,		/* arg node: ps_kswapd_run() */
 };
+
+/* An arming time that never comes: the activity is disarmed. */
+#define PS_MM_NEVER UINT64_MAX
 
 /*
  * What the engine provides the model: its clock (arm: run the model's
@@ -85,7 +88,8 @@ struct ps_mm_ops {
 struct ps_kswapd {
 	int awake;
 	uint64_t wakeups, boost_resets, awake_ns, woken_at, last_run;
-	uint64_t reclaimed, budget_milli;
+	uint64_t reclaimed;
+	uint64_t credit;	/* reclaim earned and not yet done: ns x pages per ms (a page is 10^6) */
 	long round_left;	/* pages left in this shrink_node pass */
 	long pass_got, run_got;	/* pages reclaimed in this pass, in this run */
 	long boost_left;	/* pages of boost reclaim left (nr_boost_reclaim) */

@@ -101,7 +101,7 @@ static void kswapd_run_start(struct ps_mm *mm, int node, uint64_t now)
 	k->req_order = 0;
 	k->woken_at = now;
 	k->last_run = now;
-	k->budget_milli = 0;
+	k->credit = 0;
 	k->round_left = 0;
 	k->pass_got = 0;
 	k->run_got = 0;
@@ -157,6 +157,7 @@ void ps_wakeup_kswapd(struct ps_mm *mm, int node, int classzone, int order, uint
 	}
 	k->pending = 1;
 	k->start_at = now + 1000ull * (uint64_t)(mm->t.kswapd_wake_latency_us > 0 ? mm->t.kswapd_wake_latency_us : 0);
+	mm->ops.arm(mm->ops.ctx, PS_MM_TIMER_KSWAPD, node, k->start_at);
 }
 
 /* kswapd_shrink_node's nr_to_reclaim: the sum over the node's zones up to reclaim_idx of max(HIGH + boost, 32). */
@@ -298,6 +299,26 @@ static void end_boost(struct ps_mm *mm, int n)
 	k->boost_left = 0;
 }
 
+/* A page of reclaim costs this much credit: ns x (pages per ms). */
+#define PAGE_CREDIT 1000000ull
+
+/* When @node's kswapd next has work: its run's start, its nap's end, or its next page earned. */
+static void kswapd_arm(struct ps_mm *mm, int n)
+{
+	struct ps_kswapd *k = &mm->node[n].kswapd;
+	uint64_t at, rate = (uint64_t)mm->t.kswapd_rate;
+
+	if (!k->awake)
+		at = PS_MM_NEVER;
+	else if (k->pending)
+		at = k->start_at;
+	else if (k->napping)
+		at = k->nap_end;
+	else
+		at = k->last_run + (k->credit >= PAGE_CREDIT ? 0 : (PAGE_CREDIT - k->credit + rate - 1) / rate);
+	mm->ops.arm(mm->ops.ctx, PS_MM_TIMER_KSWAPD, n, at);
+}
+
 /*
  * kswapd, a timed activity per node (mm/vmscan.c of 4.9+): woken by the slow
  * path and by a boosted watermark (wakeup_kswapd), it runs balance_pgdat at
@@ -310,81 +331,79 @@ static void end_boost(struct ps_mm *mm, int n)
  * HZ/10 short sleep of kswapd_try_to_sleep: a wake during it starts a new
  * run at once (kswapd_low_wmark_hit_quickly), and at its end kswapd runs
  * again if the node is no longer balanced (kswapd_high_wmark_hit_quickly),
- * or sleeps.
+ * or sleeps.  Each step is a timer (kswapd_arm): the reclaim earned up to
+ * the engine's clock is done when it runs.
  */
-void ps_run_kswapd(struct ps_mm *mm, uint64_t now)
+void ps_kswapd_run(struct ps_mm *mm, int n, uint64_t now)
 {
-	long rate = mm->t.kswapd_rate;
+	uint64_t rate = (uint64_t)mm->t.kswapd_rate;
+	struct ps_kswapd *k = &mm->node[n].kswapd;
 
-	for (int n = 0; n < mm->m->nr_nodes && n < PS_MAX_NODES; n++) {
-		struct ps_kswapd *k = &mm->node[n].kswapd;
+	if (!k->awake)
+		return;
+	if (k->pending) {
+		if (now < k->start_at)
+			goto arm;
+		k->pending = 0;
+		kswapd_run_start(mm, n, k->start_at);
+	}
+	if (k->napping) {
+		if (now < k->nap_end)
+			goto arm;
+		/* kswapd_try_to_sleep after HZ/10: sleep for good only if still balanced */
+		if (k->req_zoneidx >= 0)
+			k->zoneidx = k->req_zoneidx;
+		if (node_balanced(mm, n, k->zoneidx, k->order) && !node_boost(mm, n)) {
+			k->awake = 0;
+			k->napping = 0;
+			mm->nr_awake--;
+			goto arm;
+		}
+		k->hit_quickly_high++;
+		kswapd_run_start(mm, n, k->nap_end);
+	}
+	if (now > k->last_run) {
+		k->credit += (now - k->last_run) * rate;
+		k->last_run = now;
+	}
+	/*
+	 * balance_pgdat: passes of shrink_node at falling priority; between
+	 * passes it stops once the node is balanced and the boost it was woken
+	 * with is reclaimed
+	 */
+	while (k->credit >= PAGE_CREDIT && !k->done) {
+		int got;
 
-		if (!k->awake)
-			continue;
-		if (k->pending) {
-			if (now < k->start_at)
-				continue;
-			k->pending = 0;
-			kswapd_run_start(mm, n, k->start_at);
+		if (k->round_left <= 0 && !kswapd_next_pass(mm, n))
+			break;
+		got = reclaim_one(mm, n, -1, k->last_run);
+		if (got > 0) {
+			k->reclaimed += got;
+			k->failures = 0;
 		}
-		if (k->napping) {
-			if (now < k->nap_end)
-				continue;
-			/* kswapd_try_to_sleep after HZ/10: sleep for good only if still balanced */
-			if (k->req_zoneidx >= 0)
-				k->zoneidx = k->req_zoneidx;
-			if (node_balanced(mm, n, k->zoneidx, k->order) && !node_boost(mm, n)) {
-				k->awake = 0;
-				k->napping = 0;
-				mm->nr_awake--;
-				continue;
-			}
-			k->hit_quickly_high++;
-			kswapd_run_start(mm, n, k->nap_end);
+		if (got < 0 && kswapd_waits(mm, n)) {
+			/*
+			 * a boosted pass with no progress ends the boosted reclaim
+			 * (balance_pgdat's break) and the boosts the run started
+			 * with go; the run waits on unboosted
+			 */
+			if (k->boost_left > 0)
+				end_boost(mm, n);
+			k->credit = 0;
+			break;
 		}
-		if (now > k->last_run) {
-			k->budget_milli += (now - k->last_run) * rate / 1000;
-			k->last_run = now;
+		if (got < 0) {
+			/* no progress: balance_pgdat gives up; the boosts go all the same */
+			k->round_left = 0;
+			k->done = 1;
+			break;
 		}
-		/*
-		 * balance_pgdat: passes of shrink_node at falling priority;
-		 * between passes it stops once the node is balanced and the
-		 * boost it was woken with is reclaimed
-		 */
-		while (k->budget_milli >= 1000 && !k->done) {
-			int got;
-
-			if (k->round_left <= 0 && !kswapd_next_pass(mm, n))
-				break;
-			got = reclaim_one(mm, n, -1, k->last_run);
-			if (got > 0) {
-				k->reclaimed += got;
-				k->failures = 0;
-			}
-			if (got < 0 && kswapd_waits(mm, n)) {
-				/*
-				 * a boosted pass with no progress ends the boosted
-				 * reclaim (balance_pgdat's break) and the boosts the
-				 * run started with go; the run waits on unboosted
-				 */
-				if (k->boost_left > 0)
-					end_boost(mm, n);
-				k->budget_milli = 0;
-				break;
-			}
-			if (got < 0) {
-				/* no progress: balance_pgdat gives up; the boosts go all the same */
-				k->round_left = 0;
-				k->done = 1;
-				break;
-			}
-			k->round_left -= got;
-			k->pass_got += got;
-			k->run_got += got;
-			k->budget_milli -= got * 1000ull < k->budget_milli ? got * 1000ull : k->budget_milli;
-		}
-		if (!k->done)
-			continue;
+		k->round_left -= got;
+		k->pass_got += got;
+		k->run_got += got;
+		k->credit -= (uint64_t)got * PAGE_CREDIT < k->credit ? (uint64_t)got * PAGE_CREDIT : k->credit;
+	}
+	if (k->done) {
 		if (!k->run_got)
 			k->failures++;	/* at MAX_RECLAIM_RETRIES the node is left alone */
 		/* done: the boosts it started with go, and kswapd takes its short sleep */
@@ -394,6 +413,8 @@ void ps_run_kswapd(struct ps_mm *mm, uint64_t now)
 		k->napping = 1;
 		k->nap_end = now + 100000000ull;
 	}
+arm:
+	kswapd_arm(mm, n);
 }
 
 /*

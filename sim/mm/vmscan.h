@@ -14,8 +14,12 @@
 /* wakeup_kswapd: @node's kswapd asked to balance for class zone @classzone at @order. */
 void ps_wakeup_kswapd(struct ps_mm *mm, int node, int classzone, int order, uint64_t now);
 
-/* kswapd's work due by @now on every node with an awake kswapd. */
-void ps_run_kswapd(struct ps_mm *mm, uint64_t now);
+/*
+ * @node's kswapd's work due by @now (PS_MM_TIMER_KSWAPD): the start of a
+ * run, the reclaim earned since the last step, the end of a nap.  Arms the
+ * next step.
+ */
+void ps_kswapd_run(struct ps_mm *mm, int node, uint64_t now);
 
 /*
  * node_reclaim for a request of CPU @cpu on zone @z (vm.zone_reclaim_mode

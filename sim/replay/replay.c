@@ -199,7 +199,7 @@ static void run_timers(struct ps_replay *r, uint64_t now)
 			vmstat_tick(r, t.at, now);
 			break;
 		case PS_TIMER_KSWAPD:
-			ps_run_kswapd(&r->mm, now);
+			ps_kswapd_run(&r->mm, t.arg, now);
 			break;
 		}
 	}
@@ -208,8 +208,6 @@ static void run_timers(struct ps_replay *r, uint64_t now)
 static inline void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	r->mm.now_ns = ev->ts_ns;
-	if (r->mm.nr_awake)
-		ps_run_kswapd(&r->mm, ev->ts_ns);
 	if (ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE)
 		rp_simulate_alloc_free(r, ev);
 	else if (ev->type != PS_EV_EXTFRAG) {	/* the model makes its own */

@@ -64,8 +64,12 @@ static void model_extfrag(void *ctx, const struct ps_event *ev)
 static void engine_arm(void *ctx, int what, int arg, uint64_t at)
 {
 	struct ps_replay *r = ctx;
+	int cls = what == PS_MM_TIMER_KSWAPD ? PS_TIMER_KSWAPD : PS_TIMER_RECLAIM_LOCK;
 
-	ps_timer_arm(&r->timers, what == PS_MM_TIMER_KSWAPD ? PS_TIMER_KSWAPD : PS_TIMER_RECLAIM_LOCK, arg, at);
+	if (at == PS_MM_NEVER)
+		ps_timer_cancel(&r->timers, cls, arg);
+	else
+		ps_timer_arm(&r->timers, cls, arg, at);
 }
 
 /* The traced machine's address space: its zones' page arrays, in one global index. */

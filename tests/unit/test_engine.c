@@ -41,15 +41,18 @@ static const char machine_text[] =
 #define NODE0_PFN 1048576ull
 #define NODE1_PFN 1050624ull
 
-static struct ps_event evs[1024];
+static struct ps_event evs[8192];
 static int nr_evs;
+static long takeover = PS_UNSET;	/* kswapd.takeover for the next replays */
+
+static uint64_t last_ts;
 
 static void alloc_ev(int cpu, uint64_t pfn, uint32_t gfp)
 {
 	struct ps_event *e = &evs[nr_evs++];
 
 	memset(e, 0, sizeof(*e));
-	e->ts_ns = 1000000ull + (uint64_t)nr_evs * 1000;
+	e->ts_ns = last_ts = 1000000ull + (uint64_t)nr_evs * 1000;
 	e->cpu = (uint16_t)cpu;
 	e->type = PS_EV_ALLOC;
 	e->pfn = pfn;
@@ -75,6 +78,7 @@ static long long replay_counter(const struct ps_machine *m, const char *prof, co
 	ps_policy_init(&o.recorded);
 	o.policy.pcp_high = 0;
 	o.policy.pcp_batch = 1;
+	o.policy.kswapd_takeover = takeover;
 	for (int c = 0; c < PS_MAX_CPUS; c++)
 		o.cpu_node_map[c] = -1;
 	ps_lock_params_init(&o.lock);
@@ -172,6 +176,46 @@ int main(void)
 		CHECK_EQ(low, min + (min >> 2));
 		CHECK_EQ(high, min + (min >> 1));
 		CHECK_EQ(replay_counter(&m61, "5.10", "model_wmark_low.node0.Normal"), 125);
+	}
+
+	/*
+	 * kswapd at 100 pages per ms earns a page every 10 us, however dense
+	 * the events.  Node 0 starts with 174 free pages (the trace allocates
+	 * them first), node 1 with none.  CPU 0's 50 page-cache requests take
+	 * node 0 down to LOW: the 50th fails the fast path and the slow path
+	 * wakes kswapd0, with the page cache to reclaim (kswapd.takeover off).
+	 * 3,000 inert events 5 ns apart (15 us) follow; the other 124 pages are
+	 * allocated at the very end, with no time passing.  kswapd0 reclaims
+	 * one page in those 15 us; a budget rounded down at each event earned
+	 * nothing.
+	 */
+	{
+		const uint32_t ra = PS_GFP_HARDWALL | PS_GFP_NORETRY | PS_GFP_NOWARN | PS_GFP_MOVABLE |
+				    PS_GFP_HIGHMEM | kernel | PS_GFP_KSWAPD_RECLAIM;
+		uint64_t t;
+
+		nr_evs = 0;
+		for (int i = 0; i < 50; i++)
+			alloc_ev(0, NODE0_PFN + i, ra);
+		t = last_ts;
+		for (int i = 0; i < 3000; i++) {
+			struct ps_event *e = &evs[nr_evs++];
+
+			memset(e, 0, sizeof(*e));
+			e->ts_ns = t + 5 * (uint64_t)(i + 1);
+			e->type = PS_EV_FREE_BATCHED;
+			e->pfn = PS_PFN_NONE;
+			e->pid = -1;
+		}
+		t = evs[nr_evs - 1].ts_ns;
+		for (int i = 0; i < 124; i++) {
+			alloc_ev(1, NODE0_PFN + 100 + i, kernel);
+			evs[nr_evs - 1].ts_ns = t;
+		}
+		takeover = 0;
+		CHECK_EQ(replay_counter(&m61, "5.10", "model_kswapd_wakeups.node0"), 1);
+		CHECK_EQ(replay_counter(&m61, "5.10", "model_kswapd_reclaimed_pages.node0"), 1);
+		takeover = PS_UNSET;
 	}
 	CHECK_DONE();
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * dirty.c - page-cache and dirty pages per zone, and the dirty limits of the
- * zone walk (dirty.h has what this simplifies).
+ * page-writeback.c - page-cache and dirty pages per zone, and the dirty limits of the
+ * zone walk (page-writeback.h has what this simplifies).
  *
  * The limit (mm/page-writeback.c): dirtyable memory is the free pages less
  * the reserve (per zone: high watermark plus its largest lowmem_reserve, at

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * dirty.h - page-cache and dirty pages per zone, for the dirty limits of the
+ * page-writeback.h - page-cache and dirty pages per zone, for the dirty limits of the
  * zone walk (get_page_from_freelist's spread_dirty_pages): a __GFP_WRITE
  * request on the fast path skips a node over its dirty limit (4.8+:
  * node_dirty_ok) or a zone over its own (before: zone_dirty_ok).

@@ -1,4 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * profile.c - the kernel profiles: per group of releases, which of the
+ * free-list, fallback, per-CPU list, kswapd and counter rules the model
+ * follows (profile.h).  The model follows one release within its profile
+ * (struct ps_mm's kver), and rules whose boundaries fall inside a profile
+ * test that release.
+ *
+ * Simplifies: a profile stands for all its releases except where a rule
+ * tests the release; stable-tree backports are not told apart.
+ */
 #include <stdio.h>
 #include <string.h>
 

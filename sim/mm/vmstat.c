@@ -1,4 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * vmstat.c - the kernel's counters (vmstat.h has their semantics), counted
+ * from trace events or from the model's own decisions, and vmstat_update's
+ * per-CPU work on the per-CPU lists.
+ *
+ * Simplifies: zone_statistics' preferred node is the allocating CPU's node
+ * (or the page's for __GFP_THISNODE); no task mempolicy is known, so the
+ * interleave counters stay 0.  The per-CPU stat diffs that vmstat_update
+ * folds are not modelled: NR_FREE_PAGES is exact (see below for the work
+ * that is).
+ */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>

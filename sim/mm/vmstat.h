@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * counters.h - the kernel's counters, counted straight from trace events
+ * vmstat.h - the kernel's counters, counted straight from trace events
  * (pagesim stat) or from the model's own decisions (replay).
  *
  * Semantics, as /proc/vmstat and nodeN/numastat define them:

@@ -194,7 +194,7 @@ static inline int lru_page(uint32_t gfp)
 	return (gfp & (ra | PS_GFP_ZERO)) == ra;
 }
 
-/* replay.c */
+/* results.c */
 void rp_defect(struct ps_replay *r, int kind, const struct ps_event *ev, const char *what);
 
 /* setup.c */

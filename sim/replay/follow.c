@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * replay_follow.c - follow mode's pass 2: the trace decides where every
+ * follow.c - follow mode's pass 2: the trace decides where every
  * block goes; the model checks each event against its state (defects), and
  * keeps a shadow of the per-CPU list counts the kernel's rules would keep,
  * to compare with the trace's refill and drain sections.

@@ -13,18 +13,6 @@
 
 #define VMSTAT_INTERVAL_NS 1000000000ull
 
-void rp_defect(struct ps_replay *r, int kind, const struct ps_event *ev, const char *what)
-{
-	r->defects[kind]++;
-	if (r->o.verbose && r->verbose_left > 0) {
-		r->verbose_left--;
-		fprintf(stderr, "pagesim: defect: %s: %s pfn %#llx order %d cpu %d at %llu.%09llu\n", what,
-			ps_event_names[ev->type], (unsigned long long)ev->pfn, ev->order, ev->cpu,
-			(unsigned long long)(ev->ts_ns / 1000000000ull),
-			(unsigned long long)(ev->ts_ns % 1000000000ull));
-	}
-}
-
 struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_replay_opts *o, char *err, int len)
 {
 	struct ps_replay *r = calloc(1, sizeof(*r));

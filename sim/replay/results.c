@@ -1,10 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * replay_results.c - what a replay reports: the kernel's counters from the
+ * results.c - what a replay reports: the kernel's counters from the
  * model (vmstat, numastat per node), the model's own counters, and
  * buddyinfo, pagetypeinfo, unusable and extfrag index in /proc's layouts.
  */
 #include "sim/replay/engine.h"
+
+/* A fidelity defect of @kind at @ev, printed while -v has budget left. */
+void rp_defect(struct ps_replay *r, int kind, const struct ps_event *ev, const char *what)
+{
+	r->defects[kind]++;
+	if (r->o.verbose && r->verbose_left > 0) {
+		r->verbose_left--;
+		fprintf(stderr, "pagesim: defect: %s: %s pfn %#llx order %d cpu %d at %llu.%09llu\n", what,
+			ps_event_names[ev->type], (unsigned long long)ev->pfn, ev->order, ev->cpu,
+			(unsigned long long)(ev->ts_ns / 1000000000ull),
+			(unsigned long long)(ev->ts_ns % 1000000000ull));
+	}
+}
 
 static const char *const defect_names[PS_DEF_NR] = {
 	[PS_DEF_ALLOC_NOT_FREE] = "replay_defects_alloc_not_free",

@@ -34,13 +34,10 @@ int ps_mm_gfp_zone(const struct ps_mm *mm, uint32_t gfp)
  * WMARK_MIN plus boost (5.0+ boosts MIN too) with gfp_to_alloc_flags() of
  * the slow path (1), none (2: the last resort).
  */
-int ps_zone_ok(const struct ps_mm *mm, const struct ps_zone *z, int order, int pass, int classzone, uint32_t gfp)
+int ps_zone_ok(const struct ps_mm *mm, const struct ps_zone *z, int order, int pass, int classzone, unsigned int flags)
 {
-	unsigned int flags;
-
 	if (pass >= 2)
 		return 1;
-	flags = ps_gfp_to_alloc_flags(gfp, order, mm->kver, pass);
 	if (pass == 0)
 		return ps_zone_watermark_fast(mm->kver, z, order, z->wmark_low + z->watermark_boost, classzone,
 					      flags, 0, 0);
@@ -55,13 +52,10 @@ int ps_zone_ok(const struct ps_mm *mm, const struct ps_zone *z, int order, int p
  * turns its pageblock into a reserve while the zone holds less than 1% of
  * its pages (plus one block) in reserves.
  */
-static int highatomic_request(const struct ps_mm *mm, uint32_t gfp, int order, int pass)
+static int highatomic_request(const struct ps_mm *mm, unsigned int flags, int order, int pass)
 {
-	unsigned int flags;
-
 	if (mm->kver < PS_KVER(4, 4, 0) || !order || !pass)
 		return 0;
-	flags = ps_gfp_to_alloc_flags(gfp, order, mm->kver, 1);
 	return mm->kver >= PS_KVER(6, 3, 0) ? !!(flags & PS_ALLOC_HIGHATOMIC) : !!(flags & PS_ALLOC_HARDER);
 }
 
@@ -195,10 +189,13 @@ struct ps_zone *ps_alloc_pages(struct ps_mm *mm, int cpu, int node, int thisnode
 	/* vm.defrag_mode (6.15+): no fragmenting fallback until reclaim has failed (pass 3) */
 	int defrag = mm->t.defrag_mode && mm->prof->defrag_mode;
 	int local = defrag || pref < 0 ? -1 : nofragment_node(mm, &refs[pref]);
+	unsigned int flags = 0;
 
 	if (pref < 0)
 		return NULL;
 	for (int pass = 0; pass < 3; pass++) {
+		if (pass < 2)	/* the fast path's, then gfp_to_alloc_flags of the slow path */
+			flags = ps_gfp_to_alloc_flags(gfp, order, mm->kver, pass);
 		if (pass == 1 && (gfp & PS_GFP_KSWAPD_RECLAIM))
 			wake_all_kswapds(mm, refs, nr, high, order);
 		/* before the last resort, the reserves go back */
@@ -238,14 +235,14 @@ struct ps_zone *ps_alloc_pages(struct ps_mm *mm, int cpu, int node, int thisnode
 					mm->dirty.skips++;
 					continue;
 				}
-				if (!ps_zone_ok(mm, z, order, pass, high, gfp) &&
+				if (!ps_zone_ok(mm, z, order, pass, high, flags) &&
 				    !(pass == 0 && ps_node_reclaim(mm, z, cpu, order, high, gfp)))
 					continue;
 				z->now_ns = mm->now_ns;
 				z->now_cpu = cpu;
 				z->nofragment = (confined && !fair) || (defrag && pass < 2);
 				boosts = z->boosts;
-				*idx = rmqueue(mm, z, cpu, order, mt, highatomic_request(mm, gfp, order, pass));
+				*idx = rmqueue(mm, z, cpu, order, mt, highatomic_request(mm, flags, order, pass));
 				z->nofragment = 0;
 				/* ZONE_BOOSTED_WATERMARK: set only with ALLOC_KSWAPD */
 				if (z->boosts != boosts && (gfp & PS_GFP_KSWAPD_RECLAIM))

@@ -18,11 +18,11 @@ int ps_mm_gfp_zone(const struct ps_mm *mm, uint32_t gfp);
 
 /*
  * The watermark check of the zone walk (watermark.c's zone_watermark_fast
- * with the pass's mark and flags): pass 0 the fast path (WMARK_LOW plus
- * boost), 1 the slow path (WMARK_MIN plus boost, gfp_to_alloc_flags), 2
- * the last resort (none).
+ * with the pass's mark): pass 0 the fast path (WMARK_LOW plus boost), 1 the
+ * slow path (WMARK_MIN plus boost), 2 the last resort (none).  @flags: the
+ * pass's allocation flags (ps_gfp_to_alloc_flags).
  */
-int ps_zone_ok(const struct ps_mm *mm, const struct ps_zone *z, int order, int pass, int classzone, uint32_t gfp);
+int ps_zone_ok(const struct ps_mm *mm, const struct ps_zone *z, int order, int pass, int classzone, unsigned int flags);
 
 /*
  * __alloc_pages for a request of CPU @cpu preferring @node (@thisnode:

@@ -481,7 +481,7 @@ int ps_node_reclaim(struct ps_mm *mm, struct ps_zone *z, int cpu, int order, int
 	pgdat->reclaim_cpu = cpu;
 	mm->ops.arm(mm->ops.ctx, PS_MM_TIMER_RECLAIM_LOCK, node,
 		    mm->now_ns + (uint64_t)(got > want ? got : want) * 1000000ull / (uint64_t)mm->t.kswapd_rate);
-	return ps_zone_ok(mm, z, order, 0, classzone, 0);
+	return ps_zone_ok(mm, z, order, 0, classzone, ps_gfp_to_alloc_flags(gfp, order, mm->kver, 0));
 }
 
 void ps_node_reclaim_unlock(struct ps_mm *mm, int node)

@@ -486,8 +486,8 @@ int ps_zone_watermark_ok(int kver, const struct ps_zone *z, int order, long mark
 	return 0;
 }
 
-int ps_zone_watermark_fast(int kver, const struct ps_zone *z, int order, long mark, int classzone,
-			   unsigned int flags, int mark_is_min, long min_unboosted)
+int ps_zone_watermark_fast_full(int kver, const struct ps_zone *z, int order, long mark, int classzone,
+				unsigned int flags, int mark_is_min, long min_unboosted)
 {
 	int v = kv(kver);
 	long reserve = reserve_of(z, classzone);
@@ -503,9 +503,16 @@ int ps_zone_watermark_fast(int kver, const struct ps_zone *z, int order, long ma
 			usable -= unusable_free(v, z, flags);
 		if (usable > mark + reserve)
 			return 1;
+		/*
+		 * The full test cannot pass where the shortcut failed unless
+		 * the flags lower the mark: it counts no more free pages.
+		 */
+		if (!(flags & ps_alloc_flags_lowering(v)))
+			goto boosted;
 	}
 	if (ps_zone_watermark_ok(kver, z, order, mark, classzone, flags))
 		return 1;
+boosted:
 	if (v >= PS_KVER(5, 10, 0) && !order && z->watermark_boost && mark_is_min &&
 	    (v < PS_KVER(6, 3, 0) ? (flags & PS_ALLOC_GFP_ATOMIC) : (flags & PS_ALLOC_HIGH)))
 		return ps_zone_watermark_ok(kver, z, order, min_unboosted, classzone, flags);

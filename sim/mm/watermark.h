@@ -18,7 +18,9 @@
 
 #include <stdint.h>
 
+#include "lib/kver.h"
 #include "lib/machine.h"
+#include "sim/mm/buddy.h"
 
 enum ps_wmark_which {
 	PS_WMARK_MIN,
@@ -163,8 +165,6 @@ enum ps_alloc_flags {
  */
 unsigned int ps_gfp_to_alloc_flags(uint32_t gfp, int order, int kver, int slowpath);
 
-struct ps_zone;
-
 /*
  * __zone_watermark_ok(): whether model zone @z may serve an allocation of
  * @order against @mark (a WMARK_* value, boost included if the caller
@@ -189,7 +189,38 @@ int ps_zone_watermark_ok(int kver, const struct ps_zone *z, int order, long mark
  * test again at @min_unboosted.  @mark_is_min says @mark is WMARK_MIN
  * (plus the zone's boost).
  */
-int ps_zone_watermark_fast(int kver, const struct ps_zone *z, int order, long mark, int classzone,
-			   unsigned int flags, int mark_is_min, long min_unboosted);
+int ps_zone_watermark_fast_full(int kver, const struct ps_zone *z, int order, long mark, int classzone,
+				unsigned int flags, int mark_is_min, long min_unboosted);
+
+/* The allocation flags that lower the mark in __zone_watermark_ok() of @kver. */
+static inline unsigned int ps_alloc_flags_lowering(int kver)
+{
+	return kver && kver < PS_KVER(6, 3, 0) ? PS_ALLOC_HIGH | PS_ALLOC_HARDER | PS_ALLOC_OOM :
+						   PS_ALLOC_HIGH | PS_ALLOC_OOM;
+}
+
+/*
+ * ps_zone_watermark_fast_full() with its common case decided here, where
+ * the walk calls it for every zone it passes: an order-0 request on a zone
+ * with no highatomic reserve and no free CMA pages counts every free page,
+ * so it passes above mark plus reserve, and below fails unless its flags
+ * lower the mark or the boosted-MIN retry applies.
+ */
+static inline int ps_zone_watermark_fast(int kver, const struct ps_zone *z, int order, long mark,
+					 int classzone, unsigned int flags, int mark_is_min,
+					 long min_unboosted)
+{
+	if (!order && !z->nr_reserved_highatomic && !z->nr_free_cma &&
+	    (!kver || kver >= PS_KVER(4, 7, 0))) {
+		long reserve = classzone >= 0 && classzone < PS_ZONE_NR ? z->lowmem_reserve[classzone] : 0;
+
+		if ((long)z->nr_free_pages > mark + reserve)
+			return 1;
+		if (!(flags & ps_alloc_flags_lowering(kver)) && !(mark_is_min && z->watermark_boost))
+			return 0;
+	}
+	return ps_zone_watermark_fast_full(kver, z, order, mark, classzone, flags, mark_is_min,
+					   min_unboosted);
+}
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "lib/kver.h"
 #include "sim/mm/page_alloc.h"
+#include "sim/mm/watermark.h"
 #include "check.h"
 
 static struct ps_mm mm;
@@ -39,7 +40,7 @@ static long lowest_ok(struct ps_zone *z, int pass, uint32_t gfp)
 {
 	for (long f = 0; f < 10000; f++) {
 		z->nr_free_pages = f;
-		if (ps_zone_ok(&mm, z, 0, pass, -1, gfp))
+		if (ps_zone_ok(&mm, z, 0, pass, -1, ps_gfp_to_alloc_flags(gfp, 0, mm.kver, pass)))
 			return f;
 	}
 	return -1;
@@ -82,7 +83,7 @@ int main(void)
 	CHECK_EQ(lowest_ok(&z, 1, PS_GFP_HIGH | kernel), 151);
 	/* an order-1 request needs a free block of order 1 or more (4.4+): this zone has none */
 	z.nr_free_pages = 5000;
-	CHECK(!ps_zone_ok(&mm, &z, 1, 1, -1, atomic));
+	CHECK(!ps_zone_ok(&mm, &z, 1, 1, -1, ps_gfp_to_alloc_flags(atomic, 1, mm.kver, 1)));
 	ps_zone_destroy(&z);
 
 	/* 5.0-5.9: the boosted MIN holds for GFP_ATOMIC too: 300 - 150 = 150, 150 - 37 = 113 */
@@ -95,7 +96,7 @@ int main(void)
 	z.watermark_boost = 0;
 	for (long f = 0; f < 10000; f++) {
 		z.nr_free_pages = f;
-		if (ps_zone_ok(&mm, &z, 0, 1, 0, atomic)) {
+		if (ps_zone_ok(&mm, &z, 0, 1, 0, ps_gfp_to_alloc_flags(atomic, 0, mm.kver, 1))) {
 			CHECK_EQ(f, 1039);
 			break;
 		}

@@ -38,6 +38,7 @@ static const char lockstat_usage[] =
 	"  --allow-truncated  use the events before the cut of a truncated input\n"
 	"  -q, --quiet        no warnings about skipped input\n"
 	"  -h, --help         this text\n"
+	"  --version          pagesim's version\n"
 	"\n"
 	"pcp.batch, pcp.high and vm.percpu_pagelist_high_fraction cannot change what a trace\n"
 	"did: sweeping them needs the model's own per-CPU lists (pagesim replay --mode simulate).\n"
@@ -56,6 +57,7 @@ static const struct option lockstat_options[] = {
 	{ "allow-truncated", no_argument, NULL, OPT_TRUNC },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
+	PS_OPTION_VERSION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -77,7 +79,7 @@ int cmd_lockstat(int argc, char **argv)
 	int nr_sets = 0, quiet = 0, allow_trunc = 0, opt, r, ret = PS_EXIT_FAIL;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", lockstat_options, NULL)) != -1) {
+	while ((opt = ps_getopt("lockstat", argc, argv, "o:qh", lockstat_options)) != -1) {
 		switch (opt) {
 		case OPT_LAYOUT: layout = optarg; break;
 		case OPT_SET:
@@ -92,7 +94,8 @@ int cmd_lockstat(int argc, char **argv)
 		case OPT_TRUNC: allow_trunc = 1; break;
 		case 'q': quiet = 1; break;
 		case 'h': fputs(lockstat_usage, stdout); return PS_EXIT_OK;
-		default: return ps_usage_error("lockstat", "unknown option");
+		case PS_OPT_VERSION: return ps_print_version();
+		default: return PS_EXIT_USAGE;
 		}
 	}
 	if (strcmp(format, "vmstat") && strcmp(format, "json"))

@@ -42,6 +42,7 @@ static const char record_usage[] =
 	"                       mm_page_pcpu_drain, mm_page_alloc_extfrag)\n"
 	"  -q, --quiet          no progress line and no summary\n"
 	"  -h, --help           this text\n"
+	"  --version            pagesim's version\n"
 	"\n"
 	"exit status: 0 success, 1 failure (not root, no writable tracefs, an event missing\n"
 	"on this kernel, a write error), 2 bad usage\n";
@@ -53,6 +54,7 @@ static const struct option record_options[] = {
 	{ "events", required_argument, NULL, 'e' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
+	PS_OPTION_VERSION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -174,7 +176,7 @@ int cmd_record(int argc, char **argv)
 	const char *why = "stopped";
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+o:d:b:e:qh", record_options, NULL)) != -1) {
+	while ((opt = ps_getopt("record", argc, argv, "+o:d:b:e:qh", record_options)) != -1) {
 		switch (opt) {
 		case 'o': output = optarg; break;
 		case 'd':
@@ -197,7 +199,8 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'q': quiet = 1; break;
 		case 'h': fputs(record_usage, stdout); return PS_EXIT_OK;
-		default: return ps_usage_error("record", "unknown option");
+		case PS_OPT_VERSION: return ps_print_version();
+		default: return PS_EXIT_USAGE;
 		}
 	}
 	if (!output)

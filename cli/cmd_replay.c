@@ -64,6 +64,7 @@ static const char replay_usage[] =
 	"  -o, --output FILE  write to FILE (replaced only once complete)\n"
 	"  --strict, --allow-truncated, -q/--quiet   as for pagesim stat\n"
 	"  -h, --help         this text\n"
+	"  --version          pagesim's version\n"
 	"\n"
 	"TRACE must be a file (it is read twice: once to infer the starting state).\n"
 	"exit status: 0 success, 1 failure, 2 bad usage\n";
@@ -93,6 +94,7 @@ static const struct option replay_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
+	PS_OPTION_VERSION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -212,7 +214,7 @@ int cmd_replay(int argc, char **argv)
 	int quiet = 0, trunc = 0, stats = 0, opt, rc, ret = PS_EXIT_FAIL;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qvh", replay_options, NULL)) != -1) {
+	while ((opt = ps_getopt("replay", argc, argv, "o:qvh", replay_options)) != -1) {
 		switch (opt) {
 		case OPT_MODE:
 			if (!strcmp(optarg, "follow"))
@@ -246,7 +248,8 @@ int cmd_replay(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'h': printf(replay_usage, ps_profile_names()); return PS_EXIT_OK;
-		default: return ps_usage_error("replay", "unknown option");
+		case PS_OPT_VERSION: return ps_print_version();
+		default: return PS_EXIT_USAGE;
 		}
 	}
 	if (strcmp(format, "vmstat") && strcmp(format, "json"))

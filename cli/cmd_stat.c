@@ -35,6 +35,7 @@ static const char stat_usage[] =
 	"  --allow-truncated  use the events before the cut of a truncated input (exit status 0)\n"
 	"  -q, --quiet        no warnings about skipped input\n"
 	"  -h, --help         this text\n"
+	"  --version          pagesim's version\n"
 	"\n"
 	"exit status: 0 success, 1 failure (unreadable or truncated input, no events), 2 bad usage\n";
 
@@ -51,6 +52,7 @@ static const struct option stat_options[] = {
 	{ "allow-truncated", no_argument, NULL, OPT_TRUNC },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
+	PS_OPTION_VERSION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -106,7 +108,7 @@ int cmd_stat(int argc, char **argv)
 	int check = 0, quiet = 0, allow_trunc = 0, opt, r, ret = PS_EXIT_FAIL;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", stat_options, NULL)) != -1) {
+	while ((opt = ps_getopt("stat", argc, argv, "o:qh", stat_options)) != -1) {
 		switch (opt) {
 		case OPT_SYSROOT: io.sysroot = optarg; break;
 		case OPT_KERNEL: io.kernel = optarg; break;
@@ -118,7 +120,8 @@ int cmd_stat(int argc, char **argv)
 		case OPT_TRUNC: allow_trunc = 1; break;
 		case 'q': quiet = 1; break;
 		case 'h': fputs(stat_usage, stdout); return PS_EXIT_OK;
-		default: return ps_usage_error("stat", "unknown option");
+		case PS_OPT_VERSION: return ps_print_version();
+		default: return PS_EXIT_USAGE;
 		}
 	}
 	if (strcmp(format, "vmstat") && strcmp(format, "json"))

@@ -60,7 +60,8 @@ static const char replay_usage[] =
 	"                     and always counts them there (replay_invisible_* apart)\n"
 	"  --stats            print model size (bytes per simulated page) on stderr\n"
 	"  --check-invariants check every model invariant after each event (slow)\n"
-	"  -v, --verbose      print each fidelity defect (the first 100) on stderr\n"
+	"  -v, --verbose      on stderr: the layout and profile used, the events of other\n"
+	"                     kinds skipped, and each fidelity defect (the first 100)\n"
 	"  -o, --output FILE  write to FILE (replaced only once complete)\n"
 	"  --strict, --allow-truncated, -q/--quiet   as for pagesim stat\n"
 	"  -h, --help         this text\n"
@@ -244,7 +245,7 @@ int cmd_replay(int argc, char **argv)
 		case OPT_CHECK: ro.check = 1; break;
 		case OPT_STRICT: io.reader_flags |= PS_RD_STRICT; break;
 		case OPT_TRUNC: trunc = 1; break;
-		case 'v': ro.verbose = 1; break;
+		case 'v': ro.verbose = io.verbose = 1; break;
 		case 'o': output = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'h': printf(replay_usage, ps_profile_names()); return PS_EXIT_OK;
@@ -347,7 +348,7 @@ int cmd_replay(int argc, char **argv)
 		}
 		ro.defrag_mode = ro.policy.defrag_mode == 1;
 	}
-	if (!quiet)
+	if (ro.verbose && !quiet)
 		fprintf(stderr, "pagesim: replay --mode %s under the %s profile (%s)\n",
 			ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate", ro.profile->name, ro.profile->summary);
 	if (machine) {

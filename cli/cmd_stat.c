@@ -34,6 +34,7 @@ static const char stat_usage[] =
 	"  --strict           stop at the first line or event that cannot be used\n"
 	"  --allow-truncated  use the events before the cut of a truncated input (exit status 0)\n"
 	"  -q, --quiet        no warnings about skipped input\n"
+	"  -v, --verbose      also the layout used and the events of other kinds skipped\n"
 	"  -h, --help         this text\n"
 	"  --version          pagesim's version\n"
 	"\n"
@@ -51,6 +52,7 @@ static const struct option stat_options[] = {
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "allow-truncated", no_argument, NULL, OPT_TRUNC },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	PS_OPTION_VERSION,
 	{ NULL, 0, NULL, 0 },
@@ -108,7 +110,7 @@ int cmd_stat(int argc, char **argv)
 	int check = 0, quiet = 0, allow_trunc = 0, opt, r, ret = PS_EXIT_FAIL;
 
 	optind = 1;
-	while ((opt = ps_getopt("stat", argc, argv, "o:qh", stat_options)) != -1) {
+	while ((opt = ps_getopt("stat", argc, argv, "o:qvh", stat_options)) != -1) {
 		switch (opt) {
 		case OPT_SYSROOT: io.sysroot = optarg; break;
 		case OPT_KERNEL: io.kernel = optarg; break;
@@ -119,6 +121,7 @@ int cmd_stat(int argc, char **argv)
 		case OPT_STRICT: io.reader_flags |= PS_RD_STRICT; break;
 		case OPT_TRUNC: allow_trunc = 1; break;
 		case 'q': quiet = 1; break;
+		case 'v': io.verbose = 1; break;
 		case 'h': fputs(stat_usage, stdout); return PS_EXIT_OK;
 		case PS_OPT_VERSION: return ps_print_version();
 		default: return PS_EXIT_USAGE;

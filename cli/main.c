@@ -3,7 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/config/policy.h"
+#include "sim/mm/profile.h"
 #include "cli/cli.h"
+#include "cli/configs.h"
 
 /* Each command has its man page, docs/man/pagesim-NAME.1.scd (a test checks they agree). */
 static const struct ps_command commands[] = {
@@ -26,6 +29,10 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "  %-10s %s\n", "help", "this text, or a command's ('pagesim help replay')");
+	fprintf(f, "\nhelp topics (one name and what it is per line):\n"
+		   "  policies   --policy: the kernel profiles and the policy files found by name\n"
+		   "  machines   --machine: the machine files found by name\n"
+		   "  keys       --set: the policy and lock-model keys\n");
 	fprintf(f, "\noptions:\n"
 		   "  -h, --help     this text\n"
 		   "  -V, --version  pagesim's version\n"
@@ -41,7 +48,36 @@ static const struct ps_command *find_command(const char *name)
 	return NULL;
 }
 
-/* pagesim help [COMMAND] */
+/* pagesim help policies|machines|keys: names a completion (or a user) can use */
+static int help_topic(const char *topic)
+{
+	long min, max;
+	const char *k;
+
+	if (!strcmp(topic, "policies")) {
+		printf("# kernel profiles (built in; a kernel release such as 6.1.0-57-amd64 picks its own)\n");
+		for (int i = 0; ps_profiles[i]; i++)
+			printf("%-24s %s\n", ps_profiles[i]->name, ps_profiles[i]->summary);
+		ps_config_list(stdout, "policies", ".policy", "");
+	} else if (!strcmp(topic, "machines")) {
+		ps_config_list(stdout, "machines", ".machine", "description");
+	} else if (!strcmp(topic, "keys")) {
+		printf("# policy keys (replay --set KEY=VALUE, policy files)\n");
+		for (int i = 0; (k = ps_policy_key(i, &min, &max)); i++)
+			if (i == 0)
+				printf("%-36s a profile name or kernel release\n", k);
+			else
+				printf("%-36s %ld..%ld\n", k, min, max);
+		printf("# lock model (replay and lockstat --set; layout keys: docs/lock-model.md)\n"
+		       "%-36s ns per zone->lock acquisition\n%-36s ns per block moved under the lock\n"
+		       "%-36s 0 or 1\n", "lock.acquire_ns", "lock.page_ns", "lock.carry");
+	} else {
+		return -1;
+	}
+	return PS_EXIT_OK;
+}
+
+/* pagesim help [COMMAND|TOPIC] */
 static int help(int argc, char **argv)
 {
 	const struct ps_command *c;
@@ -52,9 +88,11 @@ static int help(int argc, char **argv)
 		return PS_EXIT_OK;
 	}
 	c = find_command(argv[1]);
+	if (!c && argc == 2 && help_topic(argv[1]) == 0)
+		return PS_EXIT_OK;
 	if (!c || argc > 2) {
 		fprintf(stderr, "pagesim help: %s%s%s\ntry 'pagesim help'\n", c ? "one command at a time, not " : "'",
-			c ? "several" : argv[1], c ? "" : "' is not a pagesim command");
+			c ? "several" : argv[1], c ? "" : "' is not a pagesim command or help topic");
 		return PS_EXIT_USAGE;
 	}
 	args[0] = argv[1];

@@ -327,6 +327,11 @@ static int print_check(FILE *f, int json, const struct ps_kv *trace, const struc
 		r->alloc = is_alloc_counter(t->name);
 		c.nr++;
 	}
+	if (!c.nr) {
+		ps_error("--check: no counter of the trace is in both snapshots' proc/vmstat (%s, %s)", before->name,
+			 after->name);
+		goto out;
+	}
 	classify(&c, trace);
 	if (json)
 		print_check_json(f, &c, meta, nr_meta);

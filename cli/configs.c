@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* configs.c - machine and policy files found by name (configs.h). */
 #include <dirent.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -46,8 +45,9 @@ int ps_config_dirs(const char *kind, char dirs[][4096], int max)
 	ssize_t l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	int nc = 0, n = 0;
 
-	if (l > 0) {
+	if (l > 0)
 		exe[l] = 0;
+	if (l > 0 && strrchr(exe, '/')) {
 		*strrchr(exe, '/') = 0;
 		/* only a build directory has configs/ beside the binary */
 		snprintf(cand[nc], sizeof(cand[nc]), "%s/configs/%s", exe, kind);

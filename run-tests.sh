@@ -4,7 +4,8 @@
 # fuzz run (PAGESIM_QUICK=1: the first part only).  Installs what is missing first.
 set -e
 cd "$(dirname "$0")"
-scripts/install-deps.sh
+# the install tests build the Debian package and read the installed man pages
+scripts/install-deps.sh install-test deb
 [ -d build ] || meson setup build >/dev/null
 ninja -C build >/dev/null
 status=0

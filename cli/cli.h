@@ -3,6 +3,7 @@
 #ifndef PS_CLI_H
 #define PS_CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include "lib/error.h"
@@ -35,6 +36,22 @@ void ps_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints "pagesim CMD: <msg>" and the usage hint; returns PS_EXIT_USAGE. */
 int ps_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Every subcommand's table has this entry; ps_getopt() returns PS_OPT_VERSION for it. */
+#define PS_OPT_VERSION 0x7ff0
+#define PS_OPTION_VERSION { "version", no_argument, NULL, PS_OPT_VERSION }
+
+/*
+ * getopt_long() for subcommand @cmd with one message per bad option: an
+ * unknown or ambiguous option, a missing argument, or an argument given to
+ * an option that takes none is reported (with the usage hint) and '?'
+ * returned; the caller returns PS_EXIT_USAGE.  @shortopts as for
+ * getopt_long(), without a leading ':'.
+ */
+int ps_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts);
+
+/* "pagesim VERSION" on stdout; returns PS_EXIT_OK. */
+int ps_print_version(void);
 
 /*
  * Output that never leaves a half-written file: writes go to a temporary

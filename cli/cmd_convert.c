@@ -33,7 +33,9 @@ static const char convert_usage[] =
 	"  --allow-truncated  convert the events before the cut of a truncated input; the\n"
 	"                     file then says it was cut (readers need --allow-truncated too)\n"
 	"  -q, --quiet        no warnings about skipped input\n"
+	"  -v, --verbose      also the layout used and the events of other kinds skipped\n"
 	"  -h, --help         this text\n"
+	"  --version          pagesim's version\n"
 	"\n"
 	"exit status: 0 success, 1 failure (unreadable or truncated input, no events), 2 bad usage\n";
 
@@ -48,7 +50,9 @@ static const struct option convert_options[] = {
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "allow-truncated", no_argument, NULL, OPT_TRUNC },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
+	PS_OPTION_VERSION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -96,22 +100,29 @@ int cmd_convert(int argc, char **argv)
 	const struct ps_reader_stats *s;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", convert_options, NULL)) != -1) {
+	while ((opt = ps_getopt("convert", argc, argv, "o:qvh", convert_options)) != -1) {
 		switch (opt) {
 		case 'o': output = optarg; break;
 		case OPT_SYSROOT: io.sysroot = optarg; break;
 		case OPT_AFTER: after = optarg; break;
 		case OPT_KERNEL: io.kernel = optarg; break;
-		case OPT_LEVEL:
-			level = atoi(optarg);
-			if (level < 1 || level > 19)
+		case OPT_LEVEL: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			/* atoi() took "5x" for 5 */
+			if (end == optarg || *end || v < 1 || v > 19)
 				return ps_usage_error("convert", "--level must be 1 to 19, not '%s'", optarg);
+			level = (int)v;
 			break;
+		}
 		case OPT_STRICT: io.reader_flags |= PS_RD_STRICT; break;
 		case OPT_TRUNC: allow_trunc = 1; break;
 		case 'q': quiet = 1; break;
+		case 'v': io.verbose = 1; break;
 		case 'h': fputs(convert_usage, stdout); return PS_EXIT_OK;
-		default: return ps_usage_error("convert", "unknown option");
+		case PS_OPT_VERSION: return ps_print_version();
+		default: return PS_EXIT_USAGE;
 		}
 	}
 	if (!output)

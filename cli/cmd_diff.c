@@ -44,6 +44,7 @@ static const char diff_usage[] =
 	"  --node N           the node of numastat files whose path does not say\n"
 	"  -o, --output FILE  write to FILE (replaced only once complete) instead of stdout\n"
 	"  -h, --help         this text\n"
+	"  --version          pagesim's version\n"
 	"\n"
 	"%change = 100 * (new - base) / |base|; +inf when base is 0 and new is not.\n"
 	"'± N%' (100 * stddev / mean) is shown only above 2%, as the robot does.\n"
@@ -62,6 +63,7 @@ static const struct option diff_options[] = {
 	{ "node", required_argument, NULL, OPT_NODE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
+	PS_OPTION_VERSION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -527,7 +529,7 @@ int cmd_diff(int argc, char **argv)
 	char *end;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:h", diff_options, NULL)) != -1) {
+	while ((opt = ps_getopt("diff", argc, argv, "o:h", diff_options)) != -1) {
 		switch (opt) {
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "lkp"))
@@ -566,7 +568,8 @@ int cmd_diff(int argc, char **argv)
 		}
 		case 'o': output = optarg; break;
 		case 'h': fputs(diff_usage, stdout); return PS_EXIT_OK;
-		default: return ps_usage_error("diff", "unknown option");
+		case PS_OPT_VERSION: return ps_print_version();
+		default: return PS_EXIT_USAGE;
 		}
 	}
 	if (argc - optind < 2)

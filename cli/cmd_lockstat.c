@@ -37,7 +37,9 @@ static const char lockstat_usage[] =
 	"  -o, --output FILE  write to FILE (replaced only once complete) instead of stdout\n"
 	"  --allow-truncated  use the events before the cut of a truncated input\n"
 	"  -q, --quiet        no warnings about skipped input\n"
+	"  -v, --verbose      also the layout used and the events of other kinds skipped\n"
 	"  -h, --help         this text\n"
+	"  --version          pagesim's version\n"
 	"\n"
 	"pcp.batch, pcp.high and vm.percpu_pagelist_high_fraction cannot change what a trace\n"
 	"did: sweeping them needs the model's own per-CPU lists (pagesim replay --mode simulate).\n"
@@ -55,7 +57,9 @@ static const struct option lockstat_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "allow-truncated", no_argument, NULL, OPT_TRUNC },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
+	PS_OPTION_VERSION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -77,7 +81,7 @@ int cmd_lockstat(int argc, char **argv)
 	int nr_sets = 0, quiet = 0, allow_trunc = 0, opt, r, ret = PS_EXIT_FAIL;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", lockstat_options, NULL)) != -1) {
+	while ((opt = ps_getopt("lockstat", argc, argv, "o:qvh", lockstat_options)) != -1) {
 		switch (opt) {
 		case OPT_LAYOUT: layout = optarg; break;
 		case OPT_SET:
@@ -91,8 +95,10 @@ int cmd_lockstat(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case OPT_TRUNC: allow_trunc = 1; break;
 		case 'q': quiet = 1; break;
+		case 'v': io.verbose = 1; break;
 		case 'h': fputs(lockstat_usage, stdout); return PS_EXIT_OK;
-		default: return ps_usage_error("lockstat", "unknown option");
+		case PS_OPT_VERSION: return ps_print_version();
+		default: return PS_EXIT_USAGE;
 		}
 	}
 	if (strcmp(format, "vmstat") && strcmp(format, "json"))

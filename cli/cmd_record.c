@@ -8,6 +8,7 @@
  * one exit path turns the events off and removes the instance.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -42,9 +43,12 @@ static const char record_usage[] =
 	"                       mm_page_pcpu_drain, mm_page_alloc_extfrag)\n"
 	"  -q, --quiet          no progress line and no summary\n"
 	"  -h, --help           this text\n"
+	"  --version            pagesim's version\n"
 	"\n"
-	"exit status: 0 success, 1 failure (not root, no writable tracefs, an event missing\n"
-	"on this kernel, a write error), 2 bad usage\n";
+	"exit status: with COMMAND, the command's own status (128+N if signal N killed it;\n"
+	"127 if it was not found and 126 if it could not be run, and then nothing is written),\n"
+	"or 0 if pagesim stopped it (--duration, SIGINT, SIGTERM, SIGHUP); 1 failure (not\n"
+	"root, no writable tracefs, an event missing on this kernel, a write error), 2 bad usage\n";
 
 static const struct option record_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -53,6 +57,7 @@ static const struct option record_options[] = {
 	{ "events", required_argument, NULL, 'e' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
+	PS_OPTION_VERSION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -174,7 +179,7 @@ int cmd_record(int argc, char **argv)
 	const char *why = "stopped";
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+o:d:b:e:qh", record_options, NULL)) != -1) {
+	while ((opt = ps_getopt("record", argc, argv, "+o:d:b:e:qh", record_options)) != -1) {
 		switch (opt) {
 		case 'o': output = optarg; break;
 		case 'd':
@@ -197,7 +202,8 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'q': quiet = 1; break;
 		case 'h': fputs(record_usage, stdout); return PS_EXIT_OK;
-		default: return ps_usage_error("record", "unknown option");
+		case PS_OPT_VERSION: return ps_print_version();
+		default: return PS_EXIT_USAGE;
 		}
 	}
 	if (!output)
@@ -238,17 +244,43 @@ int cmd_record(int argc, char **argv)
 	t0 = last_flush = last_prog = now_s();
 	deadline = duration > 0 ? t0 + duration : 0;
 	if (optind < argc) {
+		int pfd[2], e = 0;
+		ssize_t n;
+
+		/* the child reports a failed exec through a close-on-exec pipe: EOF means it ran */
+		if (pipe2(pfd, O_CLOEXEC) < 0) {
+			ps_err(&err, "cannot start '%s': %s", argv[optind], strerror(errno));
+			goto fail;
+		}
 		child = fork();
 		if (child < 0) {
 			ps_err(&err, "cannot start '%s': %s", argv[optind], strerror(errno));
+			close(pfd[0]);
+			close(pfd[1]);
 			goto fail;
 		}
 		if (child == 0) {
 			for (int i = 0; i < 3; i++)
 				sigaction(sigs[i], &old[i], NULL);
+			close(pfd[0]);
 			execvp(argv[optind], argv + optind);
-			fprintf(stderr, "pagesim record: cannot run '%s': %s\n", argv[optind], strerror(errno));
+			e = errno;
+			if (write(pfd[1], &e, sizeof(e)) < 0)
+				_exit(127);
 			_exit(127);
+		}
+		close(pfd[1]);
+		do
+			n = read(pfd[0], &e, sizeof(e));
+		while (n < 0 && errno == EINTR);
+		close(pfd[0]);
+		if (n == sizeof(e)) {
+			waitpid(child, NULL, 0);
+			child_done = 1;
+			/* the shell's statuses: 127 not found, 126 found but not runnable */
+			ret = e == ENOENT || e == ENOTDIR ? 127 : 126;
+			ps_err(&err, "cannot run '%s': %s; nothing was written", argv[optind], strerror(e));
+			goto fail;
 		}
 	}
 	if (!quiet)
@@ -318,10 +350,15 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "pagesim: %s: wrote %s: %llu events, %llu bytes (%.2f bytes per event in frames)\n", why,
 			output, (unsigned long long)ps_pgs_events(w), (unsigned long long)ps_pgs_bytes(w),
 			ps_pgs_events(w) ? (double)ps_pgs_event_bytes(w) / ps_pgs_events(w) : 0.0);
-	if (child > 0 && child_done && !(WIFEXITED(child_status) && WEXITSTATUS(child_status) == 0))
-		ps_warn("the command %s %d", WIFEXITED(child_status) ? "exited with status" : "was killed by signal",
-			WIFEXITED(child_status) ? WEXITSTATUS(child_status) : WTERMSIG(child_status));
 	ret = PS_EXIT_OK;
+	if (child > 0 && child_done) {
+		/* the command's own status, as the shell gives it: scripts see the workload fail */
+		ret = WIFEXITED(child_status) ? WEXITSTATUS(child_status) : 128 + WTERMSIG(child_status);
+		if (ret)
+			ps_warn("the command %s %d; the recording is complete", WIFEXITED(child_status) ?
+				"exited with status" : "was killed by signal", WIFEXITED(child_status) ?
+				WEXITSTATUS(child_status) : WTERMSIG(child_status));
+	}
 	goto out;
 fail:
 	ps_error("%s", err.msg);

@@ -11,6 +11,7 @@
 #include "lib/kver.h"
 #include "trace/sysroot.h"
 #include "cli/cli.h"
+#include "cli/configs.h"
 #include "cli/input.h"
 
 static const char replay_usage[] =
@@ -28,19 +29,22 @@ static const char replay_usage[] =
 	"  --sysroot DIR      the layout of the machine the trace was recorded on (default: a\n"
 	"                     before/ directory beside TRACE, or the snapshots in a pagesim file;\n"
 	"                     needed, except by --mode simulate --machine)\n"
-	"  --machine FILE|DIR replay on another machine (simulate mode): a machine file\n"
-	"                     (configs/machines/) or a sysroot directory\n"
+	"  --machine NAME|FILE|DIR  replay on another machine (simulate mode): a machine\n"
+	"                     file, by path or by name ('pagesim help machines' lists them),\n"
+	"                     or a sysroot directory\n"
 	"  --cpu-map MAP      traced CPUs onto the other machine's nodes, e.g. 0-1:0,2-3:1\n"
 	"                     (default: traced node N goes to node N modulo the nodes, each CPU\n"
 	"                     to the CPU of the same rank there)\n"
-	"  --policy NAME|FILE a kernel profile, or any release (4.9, 6.1.0-57-amd64) mapped to\n"
-	"                     its profile, or a policy file of 'key = value' lines\n"
-	"                     (configs/policies/); profiles:\n"
-	"                     %s;\n"
-	"                     default: the trace's own kernel and the recorded /proc/sys/vm\n"
+	"  --policy NAME|FILE a policy file of 'key = value' lines by path, a kernel profile,\n"
+	"                     any release (4.9, 6.1.0-57-amd64) mapped to its profile, or a\n"
+	"                     policy file by name (wsf-100); 'pagesim help policies' lists the\n"
+	"                     names; default: the trace's own kernel and the recorded\n"
+	"                     /proc/sys/vm.  Profiles:\n"
+	"                     %s\n"
 	"  --set KEY=VALUE    a tunable, after --policy: kernel, vm.min_free_kbytes,\n"
 	"                     vm.watermark_scale_factor, vm.watermark_boost_factor,\n"
 	"                     vm.zone_reclaim_mode, vm.defrag_mode, pcp.batch, pcp.high, ...\n"
+	"                     ('pagesim help keys' lists them); repeatable\n"
 	"  --layout NAME|FILE struct zone layout for the cache-line model: 3.17 or 4.0\n"
 	"                     (default), or a layout file (docs/lock-model.md); the lock\n"
 	"                     model's costs are --set lock.acquire_ns=N, lock.page_ns=N\n"
@@ -60,10 +64,14 @@ static const char replay_usage[] =
 	"                     and always counts them there (replay_invisible_* apart)\n"
 	"  --stats            print model size (bytes per simulated page) on stderr\n"
 	"  --check-invariants check every model invariant after each event (slow)\n"
-	"  -v, --verbose      print each fidelity defect (the first 100) on stderr\n"
+	"  -v, --verbose      on stderr: the layout and profile used, the events of other\n"
+	"                     kinds skipped, and each fidelity defect (the first 100)\n"
 	"  -o, --output FILE  write to FILE (replaced only once complete)\n"
-	"  --strict, --allow-truncated, -q/--quiet   as for pagesim stat\n"
+	"  --strict           stop at the first line or event that cannot be used\n"
+	"  --allow-truncated  use the events before the cut of a truncated input\n"
+	"  -q, --quiet        no warnings about skipped input\n"
 	"  -h, --help         this text\n"
+	"  --version          pagesim's version\n"
 	"\n"
 	"TRACE must be a file (it is read twice: once to infer the starting state).\n"
 	"exit status: 0 success, 1 failure, 2 bad usage\n";
@@ -93,6 +101,7 @@ static const struct option replay_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
+	PS_OPTION_VERSION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -207,12 +216,13 @@ int cmd_replay(int argc, char **argv)
 	const char *sets[64], *machine = NULL, *cpu_map = NULL, *layout = NULL;
 	struct ps_machine *other = NULL, *after = NULL;
 	const char *after_dir = NULL;
+	char policy_path[4096], machine_path[4096], where[3 * 4200];
 	int nr_sets = 0, untraced = 0;
 	char msg[512];
 	int quiet = 0, trunc = 0, stats = 0, opt, rc, ret = PS_EXIT_FAIL;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qvh", replay_options, NULL)) != -1) {
+	while ((opt = ps_getopt("replay", argc, argv, "o:qvh", replay_options)) != -1) {
 		switch (opt) {
 		case OPT_MODE:
 			if (!strcmp(optarg, "follow"))
@@ -242,11 +252,12 @@ int cmd_replay(int argc, char **argv)
 		case OPT_CHECK: ro.check = 1; break;
 		case OPT_STRICT: io.reader_flags |= PS_RD_STRICT; break;
 		case OPT_TRUNC: trunc = 1; break;
-		case 'v': ro.verbose = 1; break;
+		case 'v': ro.verbose = io.verbose = 1; break;
 		case 'o': output = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'h': printf(replay_usage, ps_profile_names()); return PS_EXIT_OK;
-		default: return ps_usage_error("replay", "unknown option");
+		case PS_OPT_VERSION: return ps_print_version();
+		default: return PS_EXIT_USAGE;
 		}
 	}
 	if (strcmp(format, "vmstat") && strcmp(format, "json"))
@@ -277,16 +288,24 @@ int cmd_replay(int argc, char **argv)
 	ps_policy_init(&ro.recorded);
 	if (policy) {
 		struct stat st;
+		int is_file = stat(policy, &st) == 0 && S_ISREG(st.st_mode);
 
-		if (stat(policy, &st) == 0 && S_ISREG(st.st_mode)) {
+		/* a path as given, a profile or release, a policy file by name (configs.h) */
+		if (!is_file && (ro.policy.profile = ps_profile_by_name(policy))) {
+			ro.policy.kver = ps_kver_parse(policy);
+		} else {
+			if (!is_file && ps_config_lookup("policies", ".policy", policy, policy_path, sizeof(policy_path)) < 0) {
+				ps_config_where("policies", where, sizeof(where));
+				return ps_usage_error("replay", "--policy '%s' is neither a file, a profile (%s), a kernel "
+						      "release, nor a policy in %s: 'pagesim help policies' lists them",
+						      policy, ps_profile_names(), where);
+			}
+			if (!is_file)
+				policy = policy_path;
 			if (ps_policy_load(&ro.policy, policy, &err) < 0) {
 				ps_error("%s", err.msg);
 				return PS_EXIT_FAIL;
 			}
-		} else if (!(ro.policy.profile = ps_profile_by_name(policy))) {
-			return ps_usage_error("replay", "--policy '%s' is neither a profile (%s), a kernel release, nor a policy file", policy, ps_profile_names());
-		} else {
-			ro.policy.kver = ps_kver_parse(policy);
 		}
 	}
 	ps_lock_params_init(&ro.lock);
@@ -344,7 +363,7 @@ int cmd_replay(int argc, char **argv)
 		}
 		ro.defrag_mode = ro.policy.defrag_mode == 1;
 	}
-	if (!quiet)
+	if (ro.verbose && !quiet)
 		fprintf(stderr, "pagesim: replay --mode %s under the %s profile (%s)\n",
 			ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate", ro.profile->name, ro.profile->summary);
 	if (machine) {
@@ -361,6 +380,17 @@ int cmd_replay(int argc, char **argv)
 			if (ps_sysroot_load_machine(machine, other, &err) < 0)
 				goto bad_machine;
 		} else {
+			if (stat(machine, &st) < 0) {
+				if (ps_config_lookup("machines", ".machine", machine, machine_path, sizeof(machine_path)) < 0) {
+					ps_config_where("machines", where, sizeof(where));
+					free(other);
+					ps_input_close(&in);
+					return ps_usage_error("replay", "--machine '%s' is neither a file or directory nor a "
+							      "machine in %s: 'pagesim help machines' lists them",
+							      machine, where);
+				}
+				machine = machine_path;
+			}
 			ps_note_input(machine);
 			if (ps_machine_load(machine, other, &err) < 0)
 				goto bad_machine;

@@ -59,10 +59,12 @@ int ps_input_open(struct ps_input *in, const struct ps_input_opts *o)
 
 	memset(in, 0, sizeof(*in));
 	in->trace = o->trace;
+	in->verbose = o->verbose;
 	ps_note_input(o->trace);
 	if (o->sysroot)
 		snprintf(in->sysroot, sizeof(in->sysroot), "%s", o->sysroot);
-	else if (strcmp(o->trace, "-") && find_sibling_before(o->trace, in->sysroot, sizeof(in->sysroot)) && !o->quiet)
+	else if (strcmp(o->trace, "-") && find_sibling_before(o->trace, in->sysroot, sizeof(in->sysroot)) &&
+		 o->verbose && !o->quiet)
 		fprintf(stderr, "pagesim: using the layout in %s (give --sysroot to choose another)\n", in->sysroot);
 	if (in->sysroot[0]) {
 		ps_note_sysroot(in->sysroot);
@@ -141,7 +143,12 @@ int ps_input_report(struct ps_input *in, int quiet, int allow_truncated)
 	int tdat = !strncmp(ps_reader_format(in->reader), "trace.dat", 9);
 
 	for (int i = 0; i < PS_SKIP_NR; i++)
-		if (s->skipped[i] && !quiet)
+		if (i == PS_SKIP_OTHER_EVENT) {
+			/* the user recorded more than the kmem events: nothing wrong with that */
+			if (s->skipped[i] && !quiet && in->verbose)
+				fprintf(stderr, "pagesim: skipped %llu %s; first: %s\n", (unsigned long long)s->skipped[i],
+					what[i], s->skip_first[i]);
+		} else if (s->skipped[i] && !quiet)
 			ps_warn("skipped %llu %s; first: %s", (unsigned long long)s->skipped[i],
 				i == PS_SKIP_MALFORMED && tdat ? "damaged ring-buffer pages or records" : what[i],
 				s->skip_first[i]);

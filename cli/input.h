@@ -18,6 +18,7 @@ struct ps_input {
 	char sysroot[4096];	/* "" when none; the trace's path when embedded */
 	int embedded;		/* the layout came from snapshots inside the trace */
 	int pageblock_order;
+	int verbose;
 };
 
 struct ps_input_opts {
@@ -26,6 +27,7 @@ struct ps_input_opts {
 	const char *kernel;	/* may be NULL */
 	unsigned int reader_flags;
 	int quiet;
+	int verbose;		/* also the layout used and the events of other kinds skipped */
 };
 
 /* Returns 0, or prints the error and returns -1. */
@@ -39,7 +41,8 @@ int ps_input_default_after(const char *sysroot, char *out, size_t len);
 int ps_input_sysctl(struct ps_input *in, const char *name, long *value);
 
 /*
- * Prints what the reader skipped or lost (stderr).  Returns -1 if the input
+ * Prints what the reader skipped or lost (stderr); events of other kinds
+ * (sched, print, ...) only when verbose: the counters never see them.  Returns -1 if the input
  * was truncated or held no kmem page event at all (the caller exits 1).
  */
 int ps_input_report(struct ps_input *in, int quiet, int allow_truncated);

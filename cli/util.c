@@ -45,6 +45,76 @@ int ps_usage_error(const char *cmd, const char *fmt, ...)
 	return PS_EXIT_USAGE;
 }
 
+int ps_print_version(void)
+{
+	printf("pagesim %s\n", PAGESIM_VERSION);
+	return PS_EXIT_OK;
+}
+
+/*
+ * The entries of @lo that "--@name" (@len characters) names: the exact one,
+ * else every one it is a prefix of.  Returns how many, *@first the first.
+ */
+static int long_matches(const struct option *lo, const char *name, size_t len, const struct option **first)
+{
+	int n = 0;
+
+	*first = NULL;
+	for (const struct option *o = lo; o->name; o++)
+		if (strlen(o->name) == len && !strncmp(o->name, name, len)) {
+			*first = o;
+			return 1;
+		}
+	for (const struct option *o = lo; o->name; o++)
+		if (!strncmp(o->name, name, len) && !n++)
+			*first = o;
+	return n;
+}
+
+int ps_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+	char opts[128], list[512] = "";
+	const struct option *o;
+	const char *el, *name;
+	int plus = shortopts[0] == '+', before = optind, opt, n;
+	size_t len;
+
+	/* a leading ':' tells a missing argument (':') from an unknown option ('?') */
+	snprintf(opts, sizeof(opts), "%s:%s", plus ? "+" : "", shortopts + plus);
+	opterr = 0;
+	opt = getopt_long(argc, argv, opts, longopts, NULL);
+	if (opt != '?' && opt != ':')
+		return opt;
+	/* a long option is always the element just passed; a short one may sit inside a group */
+	el = optind > before && optind <= argc ? argv[optind - 1] : NULL;
+	if (!el || strncmp(el, "--", 2)) {
+		if (opt == ':')
+			ps_usage_error(cmd, "option '-%c' needs an argument", optopt);
+		else if (optopt > ' ' && optopt < 127)
+			ps_usage_error(cmd, "unknown option '-%c'", optopt);
+		else
+			ps_usage_error(cmd, "unknown option '%s'", el ? el : "?");
+		return '?';
+	}
+	name = el + 2;
+	len = strcspn(name, "=");
+	n = long_matches(longopts, name, len, &o);
+	if (n == 1 && opt == ':')
+		ps_usage_error(cmd, "option '--%s' needs an argument", o->name);
+	else if (n == 1 && o->has_arg == no_argument && name[len] == '=')
+		ps_usage_error(cmd, "option '--%s' takes no argument", o->name);
+	else if (n > 1) {
+		for (const struct option *p = longopts; p->name; p++)
+			if (!strncmp(p->name, name, len))
+				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s--%s", list[0] ? ", " : "",
+					 p->name);
+		ps_usage_error(cmd, "option '--%.*s' is ambiguous: %s", (int)len, name, list);
+	} else {
+		ps_usage_error(cmd, "unknown option '--%.*s'", (int)len, name);
+	}
+	return '?';
+}
+
 /*
  * Temporary files of open outputs, removed if SIGINT, SIGTERM or SIGHUP
  * kills the process before ps_out_commit() (a subcommand with its own

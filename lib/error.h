@@ -12,7 +12,7 @@ struct ps_error {
 	char msg[512];
 };
 
-/* Sets err->msg (printf format); returns -1 so callers can `return ps_err(...)`. */
+/* Sets err->msg (printf format; err->msg may be an argument); returns -1 so callers can `return ps_err(...)`. */
 int ps_err(struct ps_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

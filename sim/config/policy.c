@@ -41,6 +41,15 @@ static const struct key keys[] = {
 	{ "watermark.legacy", OFF(wmark_legacy), 0, 1 },
 };
 
+const char *ps_policy_key(int i, long *min, long *max)
+{
+	if (i < 0 || i >= (int)(sizeof(keys) / sizeof(keys[0])))
+		return NULL;
+	*min = keys[i].min;
+	*max = keys[i].max;
+	return keys[i].name;
+}
+
 void ps_policy_init(struct ps_policy *p)
 {
 	memset(p, 0, sizeof(*p));

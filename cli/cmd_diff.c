@@ -679,7 +679,7 @@ static int print_columns(FILE *f, struct diff *d, struct row *const *shown, int 
 		}
 	}
 	if (stats && d->nr_cols > 1)
-		fputs("\n* * p < 0.05 (Welch's t-test against the first column)\n", f);
+		fputs("\n*x.xx%*: p < 0.05 (Welch's t-test against the first column)\n", f);
 	free(line);
 	free(vw);
 	return 0;

@@ -704,14 +704,14 @@ int cmd_sweep(int argc, char **argv)
 		return ps_usage_error("sweep", "missing TRACE");
 	a.nr_traces = argc - optind;
 	a.traces = argv + optind;
-	if (sweep_dirs(dir) < 0)
-		return PS_EXIT_FAIL;
 	if (sweep_plan(&s, dir, &a, &err) < 0) {
 		if (strcmp(err.msg, "bad policy"))
 			ps_error("%s", err.msg);
 		sweep_free(&s);
 		return strcmp(err.msg, "bad policy") ? PS_EXIT_FAIL : PS_EXIT_USAGE;
 	}
+	if (sweep_dirs(dir) < 0)
+		goto out;
 	if (sweep_write_manifest(&s, &err) < 0) {
 		ps_error("%s", err.msg);
 		goto out;

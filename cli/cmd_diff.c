@@ -14,6 +14,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/stats.h"
 #include "cli/cli.h"
@@ -58,8 +59,9 @@ static const char diff_usage[] =
 	"  --include REGEX    also the counters REGEX matches (POSIX extended, anywhere\n"
 	"                     in the name: --include '^model_')\n"
 	"  --exclude REGEX    not the counters REGEX matches (also under --all)\n"
-	"  --label NAME=PATH  call the column PATH NAME; a PATH that is no BASE or NEW\n"
-	"                     argument is a column of its own, after them\n"
+	"  --label NAME=PATH  call the column PATH NAME (NAME may hold '=': wsf=200); a\n"
+	"                     PATH that is no BASE or NEW argument is a column of its own,\n"
+	"                     after them\n"
 	"  --min-change PCT   hide counters whose |%change| is below PCT in every NEW\n"
 	"  --sort ORDER       input (default: the order of BASE), name, or change (largest\n"
 	"                     |%change| against the first NEW first)\n"
@@ -906,6 +908,33 @@ out:
 	return ret;
 }
 
+/*
+ * Where NAME ends in --label NAME=PATH: a name may hold '=' itself (a
+ * sweep's wsf=200), so the first '=' after which a BASE or NEW argument, an
+ * existing file or a matching pattern follows; else the first.
+ */
+static const char *label_split(const char *text, char *const *args, int nr_args)
+{
+	for (const char *eq = strchr(text, '='); eq; eq = strchr(eq + 1, '=')) {
+		struct ps_error err;
+		char **paths;
+		int n;
+
+		for (int c = 0; c < nr_args; c++)
+			if (!strcmp(args[c], eq + 1))
+				return eq;
+		n = eq[1] ? ps_diffin_expand(eq + 1, &paths, &err) : -1;
+		if (n > 0) {
+			int ok = access(paths[0], F_OK) == 0;
+
+			ps_diffin_paths_free(paths, n);
+			if (ok)
+				return eq;
+		}
+	}
+	return strchr(text, '=');
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	struct ps_diff_opts o;
@@ -954,7 +983,7 @@ int cmd_diff(int argc, char **argv)
 	for (int c = 0; c < nr_args; c++)
 		d.cols[d.nr_cols++].arg = argv[optind + c];
 	for (int l = 0; l < nr_labels; l++) {
-		const char *eq = strchr(labels[l], '=');
+		const char *eq = label_split(labels[l], argv + optind, nr_args);
 		struct column *col = NULL;
 
 		for (int c = 0; c < nr_args; c++)

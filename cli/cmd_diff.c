@@ -424,6 +424,8 @@ static int row_shown(const struct ps_diff_opts *o, const regex_t *kernel, const 
 	if (regexec(kernel, row->raw, 0, NULL, 0) != 0 &&
 	    !(o->has_include && regexec(&o->include, row->raw, 0, NULL, 0) == 0))
 		return 0;
+	if (d->nr_cols == 1)
+		return 1;	/* a sweep of one cell: nothing to compare */
 	for (int c = 1; c < d->nr_cols; c++) {
 		double ch = row->change[c];
 
@@ -882,8 +884,8 @@ int ps_diff_print(const struct ps_diff_opts *o, struct ps_diff_col *cols, int n,
 	struct diff d = { 0 };
 	int ret = -1;
 
-	if (n < 2) {
-		ps_error("a report needs two columns or more (a baseline and a change): %d given", n);
+	if (n < 1) {
+		ps_error("a report needs a column");
 		return -1;
 	}
 	d.nr_cols = n;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # install-deps.sh - installs the Debian packages pagesim needs, only those missing.
 set -e
-PKGS="gcc python3 meson ninja-build pkg-config libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev zstd trace-cmd"
+PKGS="gcc python3 meson ninja-build pkg-config libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev zstd trace-cmd libjson-c-dev libssl-dev"
 [ -n "$PAGESIM_EXTRA_PKGS" ] && PKGS="$PKGS $PAGESIM_EXTRA_PKGS"
 missing=
 for p in $PKGS; do

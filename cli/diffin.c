@@ -44,47 +44,92 @@ static int line_of(const char *text, size_t off)
 }
 
 /*
- * Where member "@key" of the object starting at @from is: json-c keeps
- * neither places nor repeated names, so the text is searched for the name
- * followed by a colon.  Returns the offset, or -1; *@count gets how many.
+ * The members of the object whose '{' is at @from, in order: json-c keeps
+ * neither places nor repeated names, so one pass over the text finds each
+ * name's line, and a name met twice.  Fills @lines (one per member, up to
+ * @max) and returns how many, or -1 with @dup set to the offset of a repeat.
  */
-static long find_member(const char *text, size_t from, const char *key, int *count)
+static int member_lines(const char *text, size_t from, int *lines, int max, struct ps_kv *seen, long *dup)
 {
-	size_t kl = strlen(key);
-	long first = -1;
-	int depth = 0, in_str = 0;
+	int depth = 0, n = 0, line = line_of(text, from);
 
-	*count = 0;
+	*dup = -1;
 	for (size_t i = from; text[i]; i++) {
 		char c = text[i];
 
-		if (in_str) {
-			if (c == '\\' && text[i + 1])
-				i++;
-			else if (c == '"')
-				in_str = 0;
-			continue;
-		}
-		if (c == '{' || c == '[') {
+		if (c == '\n') {
+			line++;
+		} else if (c == '{' || c == '[') {
 			depth++;
 		} else if (c == '}' || c == ']') {
 			if (--depth <= 0)
 				break;
 		} else if (c == '"') {
-			if (depth == 1 && !strncmp(text + i + 1, key, kl) && text[i + 1 + kl] == '"') {
-				size_t j = i + 2 + kl;
+			size_t start = i + 1, j;
 
-				j += strspn(text + j, " \t\r\n");
-				if (text[j] == ':') {
-					if (first < 0)
-						first = (long)i;
-					(*count)++;
+			for (j = start; text[j] && text[j] != '"'; j++)
+				if (text[j] == '\\' && text[j + 1])
+					j++;
+			if (depth == 1) {
+				size_t k = j + 1 + strspn(text + j + 1, " \t\r\n");
+
+				if (text[k] == ':') {
+					char name[64];
+
+					snprintf(name, sizeof(name), "%.*s", (int)(j - start), text + start);
+					if (ps_kv_get(seen, name)) {
+						*dup = (long)i;
+						return -1;
+					}
+					ps_kv_set(seen, name, line);
+					if (n < max)
+						lines[n] = line;
+					n++;
 				}
 			}
-			in_str = 1;
+			if (!text[j])
+				break;
+			i = j;
 		}
 	}
-	return first;
+	return n;
+}
+
+/* Where the top-level member "counters" is (its '{' offset in *@brace), and how often it appears. */
+static int find_counters(const char *text, size_t from, size_t *brace, int *line)
+{
+	int depth = 0, count = 0, l = 1;
+
+	for (size_t i = from; text[i]; i++) {
+		char c = text[i];
+
+		if (c == '\n') {
+			l++;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (--depth <= 0)
+				break;
+		} else if (c == '"') {
+			size_t j;
+
+			for (j = i + 1; text[j] && text[j] != '"'; j++)
+				if (text[j] == '\\' && text[j + 1])
+					j++;
+			if (depth == 1 && j - i - 1 == 8 && !strncmp(text + i + 1, "counters", 8)) {
+				size_t k = j + 1 + strspn(text + j + 1, " \t\r\n");
+
+				if (text[k] == ':' && !count++) {
+					*line = l;
+					*brace = k + 1 + strspn(text + k + 1, " \t\r\n");
+				}
+			}
+			if (!text[j])
+				break;
+			i = j;
+		}
+	}
+	return count;
 }
 
 int ps_diffin_parse_json(const char *text, const char *file, struct ps_kv *kv, struct ps_error *err)
@@ -107,9 +152,10 @@ int ps_diffin_parse_json_meta(const char *text, const char *file, struct ps_kv *
 {
 	struct json_tokener *tok = json_tokener_new_ex(JSON_MAX_DEPTH);
 	json_object *root, *counters;
-	size_t len = strlen(text), end;
-	long at;
-	int n, ret = -1;
+	size_t len = strlen(text), end, brace = 0;
+	struct ps_kv seen;
+	long dup;
+	int n, nm, cline = 1, *lines = NULL, ret = -1;
 
 	memset(meta, 0, sizeof(*meta));
 	if (!tok)
@@ -142,42 +188,56 @@ int ps_diffin_parse_json_meta(const char *text, const char *file, struct ps_kv *
 		ps_err(err, "%s: JSON without a \"counters\" object: not the output of 'pagesim stat --format json'", file);
 		goto out;
 	}
-	at = find_member(text, text[0] == '{' ? 0 : strcspn(text, "{"), "counters", &n);
+	n = find_counters(text, strcspn(text, "{"), &brace, &cline);
 	if (n > 1) {
-		ps_err(err, "%s:%d: \"counters\" appears twice", file, line_of(text, at));
+		ps_err(err, "%s:%d: \"counters\" appears twice", file, cline);
 		goto out;
 	}
 	if (!json_object_is_type(counters, json_type_object)) {
-		ps_err(err, "%s:%d: expected an object of counters after \"counters\":", file, line_of(text, at));
+		ps_err(err, "%s:%d: expected an object of counters after \"counters\":", file, cline);
 		goto out;
 	}
-	/* the members of "counters" are searched from its own brace on */
-	at = at < 0 ? 0 : at + (long)strcspn(text + at, "{");
-	json_object_object_foreach(counters, key, val)
-	{
-		long where = find_member(text, at, key, &n);
-		int line = line_of(text, where < 0 ? (size_t)at : (size_t)where);
+	nm = json_object_object_length(counters);
+	lines = calloc(nm ? nm : 1, sizeof(*lines));
+	if (!lines) {
+		ps_err(err, "out of memory");
+		goto out;
+	}
+	ps_kv_init(&seen);
+	n = member_lines(text, brace, lines, nm, &seen, &dup);
+	ps_kv_free(&seen);
+	if (n < 0) {
+		char name[64];
 
-		if (strlen(key) > 63) {
-			ps_err(err, "%s:%d: counter name '%.63s...' is longer than 63 characters", file, line, key);
-			goto out;
-		}
-		if (n > 1) {
-			ps_err(err, "%s:%d: counter '%s' appears twice", file, line, key);
-			goto out;
-		}
-		if (!json_object_is_type(val, json_type_int)) {
-			ps_err(err, "%s:%d: counter '%s' is not an integer", file, line, key);
-			goto out;
-		}
-		/* json-c reads past INT64_MAX as unsigned: a counter is signed */
-		if (json_object_get_int64(val) == INT64_MAX && json_object_get_uint64(val) > (uint64_t)INT64_MAX) {
-			ps_err(err, "%s:%d: counter '%s': integer out of the 64-bit range", file, line, key);
-			goto out;
-		}
-		if (ps_kv_set(kv, key, json_object_get_int64(val)) < 0) {
-			ps_err(err, "out of memory");
-			goto out;
+		sscanf(text + dup + 1, "%63[^\"]", name);
+		ps_err(err, "%s:%d: counter '%s' appears twice", file, line_of(text, dup), name);
+		goto out;
+	}
+	{
+		int i = 0;
+
+		json_object_object_foreach(counters, key, val)
+		{
+			int line = i < n ? lines[i] : cline;
+
+			i++;
+			if (strlen(key) > 63) {
+				ps_err(err, "%s:%d: counter name '%.63s...' is longer than 63 characters", file, line, key);
+				goto out;
+			}
+			if (!json_object_is_type(val, json_type_int)) {
+				ps_err(err, "%s:%d: counter '%s' is not an integer", file, line, key);
+				goto out;
+			}
+			/* json-c reads past INT64_MAX as unsigned: a counter is signed */
+			if (json_object_get_int64(val) == INT64_MAX && json_object_get_uint64(val) > (uint64_t)INT64_MAX) {
+				ps_err(err, "%s:%d: counter '%s': integer out of the 64-bit range", file, line, key);
+				goto out;
+			}
+			if (ps_kv_set(kv, key, json_object_get_int64(val)) < 0) {
+				ps_err(err, "out of memory");
+				goto out;
+			}
 		}
 	}
 	meta_str(root, "trace", meta->trace, sizeof(meta->trace));
@@ -186,6 +246,7 @@ int ps_diffin_parse_json_meta(const char *text, const char *file, struct ps_kv *
 	meta_str(root, "pagesim", meta->version, sizeof(meta->version));
 	ret = 0;
 out:
+	free(lines);
 	json_object_put(root);
 	json_tokener_free(tok);
 	return ret;

@@ -57,7 +57,7 @@ static const char sweep_usage[] =
 	"  --cell LIST        run these cells of DIR's manifest (indices: 0-3,7), as an array\n"
 	"                     task does; a failed cell leaves cells/ID.err\n"
 	"  --emit slurm       write DIR/slurm/array.sbatch (a job array, one task per\n"
-	"                     --cells-per-task cells of one trace, default 1; %%M from\n"
+	"                     --cells-per-task cells of one trace, default 1; %M from\n"
 	"                     --max-running; --mem from the model's bytes per page) and\n"
 	"                     DIR/slurm/collect.sbatch (pagesim sweep --collect, run\n"
 	"                     --dependency=afterok on the array); --submit submits both\n"

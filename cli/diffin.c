@@ -160,6 +160,8 @@ int ps_diffin_parse_json_meta(const char *text, const char *file, struct ps_kv *
 	memset(meta, 0, sizeof(*meta));
 	if (!tok)
 		return ps_err(err, "out of memory");
+	/* JSON as the standard has it: no comments, no single quotes, no trailing commas */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	end = json_tokener_get_parse_end(tok);
 	if (!root) {
@@ -207,7 +209,7 @@ int ps_diffin_parse_json_meta(const char *text, const char *file, struct ps_kv *
 	n = member_lines(text, brace, lines, nm, &seen, &dup);
 	ps_kv_free(&seen);
 	if (n < 0) {
-		char name[64];
+		char name[64] = "";
 
 		sscanf(text + dup + 1, "%63[^\"]", name);
 		ps_err(err, "%s:%d: counter '%s' appears twice", file, line_of(text, dup), name);

@@ -27,6 +27,7 @@ struct sweep_trace {
 	char *name;		/* its file name, for labels and headers */
 	char sha256[65];
 	uint64_t bytes;
+	int verified;		/* its sha256 was computed by this process */
 };
 
 struct sweep_cell {

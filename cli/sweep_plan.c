@@ -294,6 +294,7 @@ int sweep_plan(struct sweep *s, const char *dir, const struct sweep_args *a, str
 		tr->name = xstrdup(b ? b + 1 : abs);
 		if (sweep_sha256_file(abs, tr->sha256, &tr->bytes, err) < 0)
 			return -1;
+		tr->verified = 1;
 	}
 	for (int t = 0; t < s->nr_traces; t++) {
 		struct ps_input_opts io = { .trace = s->traces[t].path, .quiet = 1 };

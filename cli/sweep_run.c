@@ -309,6 +309,22 @@ static void *group_main(void *arg)
 		group_fail_all(g, "out of memory");
 		goto out;
 	}
+	if (!t->verified) {
+		/* an array task: the trace must be the one planned */
+		char sha[65];
+		struct ps_error err = { { 0 } };
+
+		if (sweep_sha256_file(t->path, sha, NULL, &err) < 0) {
+			group_fail_all(g, err.msg);
+			goto out;
+		}
+		if (strcmp(sha, t->sha256)) {
+			snprintf(msg, sizeof(msg), "%s has changed since the sweep was planned (sha256 %.16s..., the manifest has %.16s...): plan it again",
+				 t->path, sha, t->sha256);
+			group_fail_all(g, msg);
+			goto out;
+		}
+	}
 	if (s->simulate)
 		io.reader_flags |= PS_RD_COMM;
 	/* pass 1: the start state */

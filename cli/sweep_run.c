@@ -50,7 +50,7 @@ struct group {
 	int nr;
 	struct crun *runs;
 	int slots;		/* worker threads */
-	int quiet;
+	int quiet, tty;		/* tty: a progress line to clear before a warning */
 	/* the ring */
 	pthread_mutex_t lock;
 	pthread_cond_t more, room;
@@ -373,6 +373,8 @@ static void *group_main(void *arg)
 	}
 	atomic_store(&g->trace_events, (uint64_t)n ? (uint64_t)n : 1);
 	pthread_mutex_lock(&io_lock);
+	if (g->tty)
+		fputs("\r\033[K", stderr);
 	n = ps_input_report(&in, g->quiet, 0);
 	pthread_mutex_unlock(&io_lock);
 	if (n < 0) {
@@ -509,6 +511,7 @@ int sweep_run(struct sweep *s, const int *which, int n, int jobs, int group_size
 				g->s = s;
 				g->trace = t;
 				g->quiet = quiet;
+				g->tty = show;
 				g->runs = calloc(n, sizeof(*g->runs));
 				if (!g->runs)
 					return -1;

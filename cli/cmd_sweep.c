@@ -571,13 +571,7 @@ int cmd_sweep(int argc, char **argv)
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'o':
-			if (do_report) {
-				dopts.output = optarg;
-				break;
-			}
-			dir = optarg;
-			break;
+		case 'o': dir = optarg; break;
 		case 'j':
 			if (parse_count(optarg, "-j", 1, 1024, &jobs))
 				return PS_EXIT_USAGE;
@@ -646,6 +640,11 @@ int cmd_sweep(int argc, char **argv)
 				return ps_usage_error("sweep", "%s is a --report option", argv[optind - 1]);
 			break;
 		}
+	}
+	if (do_report) {
+		/* with --report, -o is the report's file */
+		dopts.output = dir;
+		dir = NULL;
 	}
 	if (a.ensemble > 1)
 		return ps_usage_error("sweep", "--ensemble needs pagesim replay --ensemble, which this pagesim does not have yet; "

@@ -191,7 +191,7 @@ static int sweep_dirs(const char *dir)
 	return 0;
 }
 
-/* The cells of @s that are not done (all when @all). */
+/* The cells of @s that are not done; *@already counts the others. */
 static int pending_cells(const struct sweep *s, int **which, int *already)
 {
 	int n = 0;
@@ -210,11 +210,6 @@ static int pending_cells(const struct sweep *s, int **which, int *already)
 }
 
 /* ---- reports ---- */
-
-static int is_sep(int c)
-{
-	return c == ',';
-}
 
 /*
  * The report: pagesim diff's tables over the cells.  One table per trace,
@@ -263,7 +258,6 @@ static int report(const struct sweep *s, const struct ps_diff_opts *dopts, int r
 		}
 		free(cols);
 	}
-	(void)is_sep;
 	return ret;
 }
 

@@ -6,8 +6,8 @@
 # slurm-wlm and munge (apt-get install slurm-wlm munge); the system's own
 # Slurm and munge, if any, are left alone (other ports, other socket).
 #
-#   scripts/slurm-local.sh start /tmp/slurm   # then: export SLURM_CONF=/tmp/slurm/slurm.conf
-#   scripts/slurm-local.sh stop /tmp/slurm
+#   scripts/slurm-local.sh start ~/slurm   # then: export SLURM_CONF=~/slurm/slurm.conf
+#   scripts/slurm-local.sh stop ~/slurm
 #
 # PAGESIM_SLURM_PORT (default 16817) is slurmctld's port, slurmd's the next.
 set -eu

@@ -72,7 +72,7 @@ static const char sweep_usage[] =
 	"                     one workload (one column per policy, mean and stddev over the\n"
 	"                     traces, Welch's t-test against the baseline); and pagesim\n"
 	"                     diff's --format, --all, --include, --exclude, --min-change,\n"
-	"                     --sort, --per-node, -o\n"
+	"                     --sort, --per-node, and -o FILE for the report\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"exit status: 0 success, 1 failure (a cell failed or is missing), 2 bad usage\n";
@@ -504,12 +504,18 @@ static int emit(const struct sweep *s, const char *what, int per, int max_runnin
 		goto out;
 	}
 	{
-		char cmd[2 * PATH_MAX + 64], id[64] = "";
+		char *cmd = NULL, id[64] = "";
+		size_t cl = 0;
 		FILE *p;
 		int st;
 
-		snprintf(cmd, sizeof(cmd), "sbatch --parsable '%s/array.sbatch'", sub);
+		f = open_memstream(&cmd, &cl);
+		fputs("sbatch --parsable ", f);
+		snprintf(path, sizeof(path), "%s/array.sbatch", sub);
+		sh_quote(f, path);
+		fclose(f);
 		p = popen(cmd, "r");
+		free(cmd);
 		if (!p || !fgets(id, sizeof(id), p)) {
 			if (p)
 				pclose(p);
@@ -524,8 +530,13 @@ static int emit(const struct sweep *s, const char *what, int per, int max_runnin
 		}
 		printf("array job %s\n", id);
 		fflush(stdout);
-		snprintf(cmd, sizeof(cmd), "sbatch --parsable --dependency=afterok:%s '%s/collect.sbatch'", id, sub);
+		f = open_memstream(&cmd, &cl);
+		fprintf(f, "sbatch --parsable --dependency=afterok:%s ", id);
+		snprintf(path, sizeof(path), "%s/collect.sbatch", sub);
+		sh_quote(f, path);
+		fclose(f);
 		p = popen(cmd, "r");
+		free(cmd);
 		if (!p || !fgets(id, sizeof(id), p) || pclose(p) != 0) {
 			ps_error("sbatch %s/collect.sbatch failed", sub);
 			goto out;

@@ -28,7 +28,7 @@ int main(void)
 		char want[32];
 		/* a value in every key's range: 1 (a flag, a count), or the lock model's own */
 		const char *v = !strcmp(key, "layout.free_area.nr_mt") ? "4" : !strcmp(key, "layout.line_size") ? "128"
-			      : !strcmp(key, "layout.lock.size") ? "8" : "1";
+			      : !strcmp(key, "layout.lock.size") ? "8" : !strcmp(key, "kernel.release") ? "5.15.0" : "1";
 
 		CHECK(ps_policyopt_set(&ro, key, v, &err) == 0);
 		CHECK(ps_policyopt_value(&ro, k, buf, sizeof(buf)) == 0);
@@ -36,7 +36,7 @@ int main(void)
 		if (strcmp(buf, want))
 			fprintf(stderr, "%s: set %s, read %s\n", key, v, buf);
 		CHECK(!strcmp(buf, want));
-		policy_keys += strncmp(key, "lock.", 5) && strncmp(key, "layout.", 7);
+		policy_keys += strncmp(key, "lock.", 5) && strncmp(key, "layout.", 7) && strcmp(key, "kernel.release");
 	}
 	/* every long of struct ps_policy after the profile, before the given-bits, has a key */
 	CHECK_EQ(policy_keys, (offsetof(struct ps_policy, given) - offsetof(struct ps_policy, min_free_kbytes)) / sizeof(long));
@@ -52,9 +52,16 @@ int main(void)
 	CHECK(ps_policyopt_set(&ro, "lock.carry", "-", &err) < 0);
 	CHECK(ps_policyopt_set(&ro, "vm.no_such_key", "1", &err) < 0);
 	CHECK(ps_policyopt_set(&ro, "vm.watermark_scale_factor", "0", &err) < 0);
-	/* the kernel key names a profile */
+	/* the kernel key names a profile, kernel.release the release within it ("-": the recorded one) */
 	CHECK(ps_policyopt_set(&ro, "kernel", "4.4", &err) == 0);
 	ps_policyopt_value(&ro, 0, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "4.4"));
+	CHECK(ps_policyopt_set(&ro, "kernel.release", "-", &err) == 0);
+	ps_policyopt_value(&ro, 1, buf, sizeof(buf));
+	CHECK(!strcmp(ps_policyopt_key(1), "kernel.release") && !strcmp(buf, "-"));
+	CHECK(ps_policyopt_set(&ro, "kernel.release", "4.6", &err) == 0);
+	ps_policyopt_value(&ro, 1, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "4.6.0"));
+	CHECK(ps_policyopt_set(&ro, "kernel.release", "x", &err) < 0);
 	CHECK_DONE();
 }

@@ -6,6 +6,8 @@ set -e
 cd "$(dirname "$0")"
 # the install tests build the Debian package and read the installed man pages
 scripts/install-deps.sh install-test deb
+# the sweep tests run a single-node Slurm (scripts/slurm-local.sh, as root) and GNU parallel
+PAGESIM_EXTRA_PKGS="slurm-wlm munge parallel" scripts/install-deps.sh || echo "run-tests: slurm-wlm, munge or parallel could not be installed: their sweep tests skip" >&2
 [ -d build ] || meson setup build >/dev/null
 ninja -C build >/dev/null
 status=0

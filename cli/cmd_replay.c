@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/configs.h"
 #include "cli/input.h"
+#include "cli/policyopt.h"
 
 static const char replay_usage[] =
 	"usage: pagesim replay [OPTIONS] TRACE\n"
@@ -216,7 +217,7 @@ int cmd_replay(int argc, char **argv)
 	const char *sets[64], *machine = NULL, *cpu_map = NULL, *layout = NULL;
 	struct ps_machine *other = NULL, *after = NULL;
 	const char *after_dir = NULL;
-	char policy_path[4096], machine_path[4096], where[3 * 4200];
+	char machine_path[4096], where[3 * 4200];
 	int nr_sets = 0, untraced = 0;
 	char msg[512];
 	int quiet = 0, trunc = 0, stats = 0, opt, rc, ret = PS_EXIT_FAIL;
@@ -284,55 +285,9 @@ int cmd_replay(int argc, char **argv)
 		return ps_usage_error("replay", "--cpu-map maps CPUs onto the machine of --machine");
 	if (machine && ro.mode != PS_REPLAY_SIMULATE)
 		return ps_usage_error("replay", "--machine replays on another machine, which needs --mode simulate");
-	ps_policy_init(&ro.policy);
-	ps_policy_init(&ro.recorded);
-	if (policy) {
-		struct stat st;
-		int is_file = stat(policy, &st) == 0 && S_ISREG(st.st_mode);
-
-		/* a path as given, a profile or release, a policy file by name (configs.h) */
-		if (!is_file && (ro.policy.profile = ps_profile_by_name(policy))) {
-			ro.policy.kver = ps_kver_parse(policy);
-		} else {
-			if (!is_file && ps_config_lookup("policies", ".policy", policy, policy_path, sizeof(policy_path)) < 0) {
-				ps_config_where("policies", where, sizeof(where));
-				return ps_usage_error("replay", "--policy '%s' is neither a file, a profile (%s), a kernel "
-						      "release, nor a policy in %s: 'pagesim help policies' lists them",
-						      policy, ps_profile_names(), where);
-			}
-			if (!is_file)
-				policy = policy_path;
-			if (ps_policy_load(&ro.policy, policy, &err) < 0) {
-				ps_error("%s", err.msg);
-				return PS_EXIT_FAIL;
-			}
-		}
-	}
-	ps_lock_params_init(&ro.lock);
-	if (layout) {
-		struct stat st;
-
-		if (stat(layout, &st) == 0 && S_ISREG(st.st_mode) ? ps_zone_layout_load(&ro.lock.layout, layout, &err) < 0
-								  : ps_zone_layout_builtin(&ro.lock.layout, layout) < 0)
-			return ps_usage_error("replay", "--layout '%s': %s", layout,
-					      err.msg[0] ? err.msg : "not a layout name (3.17, 4.0) nor a layout file");
-	}
-	for (int i = 0; i < nr_sets; i++) {
-		char key[128];
-		const char *eq = strchr(sets[i], '=');
-		int lrc;
-
-		if (!eq || eq == sets[i] || eq - sets[i] >= (int)sizeof(key))
-			return ps_usage_error("replay", "--set wants KEY=VALUE, not '%s'", sets[i]);
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - sets[i]), sets[i]);
-		lrc = ps_lock_params_set(&ro.lock, key, eq + 1, "--set", &err);
-		if (lrc < 0)
-			return ps_usage_error("replay", "%s", err.msg);
-		if (lrc == 0)
-			continue;	/* a lock-model key */
-		if (ps_policy_set_kv(&ro.policy, sets[i], "--set", &err) < 0)
-			return ps_usage_error("replay", "%s", err.msg);
-	}
+	rc = ps_policyopt_args(&ro, "replay", policy, layout, sets, nr_sets);
+	if (rc)
+		return rc;
 	io.trace = argv[optind];
 	io.quiet = quiet;
 	ps_kv_init(&kv);
@@ -342,27 +297,7 @@ int cmd_replay(int argc, char **argv)
 		io.reader_flags |= PS_RD_COMM;	/* kswapd.takeover: when the recorded kswapd last freed; kcompactd's frees */
 	if (ps_input_open(&in, &io) < 0)
 		return PS_EXIT_FAIL;
-	ro.profile = ro.policy.profile ? ro.policy.profile : ps_profile_for_kver(ps_reader_kver(in.reader));
-	ro.kver = ro.policy.profile ? ro.policy.kver : 0;	/* 0: the recorded kernel's */
-	{
-		static const char *const vm[] = { "vm.min_free_kbytes", "vm.watermark_scale_factor",
-						  "vm.watermark_boost_factor", "vm.zone_reclaim_mode",
-						  "vm.defrag_mode", "vm.percpu_pagelist_high_fraction",
-						  "vm.dirty_ratio", "vm.dirty_bytes",
-						  "vm.min_unmapped_ratio" };
-
-		for (size_t i = 0; i < sizeof(vm) / sizeof(vm[0]); i++) {
-			char name[64];
-			long v;
-
-			snprintf(name, sizeof(name), "vm/%s", vm[i] + 3);
-			if (ps_input_sysctl(&in, name, &v) == 0) {
-				ps_policy_default(&ro.recorded, vm[i], v);
-				ps_policy_default(&ro.policy, vm[i], v);
-			}
-		}
-		ro.defrag_mode = ro.policy.defrag_mode == 1;
-	}
+	ps_policyopt_recorded(&ro, &in);
 	if (ro.verbose && !quiet)
 		fprintf(stderr, "pagesim: replay --mode %s under the %s profile (%s)\n",
 			ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate", ro.profile->name, ro.profile->summary);

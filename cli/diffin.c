@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <glob.h>
+#include <json-c/json.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,8 @@
 
 #include "cli/diffin.h"
 #include "trace/sysroot.h"
+
+#define JSON_MAX_DEPTH 64
 
 const char *ps_diffin_kind_name(enum ps_diffin_kind kind)
 {
@@ -27,248 +31,227 @@ const char *ps_diffin_kind_name(enum ps_diffin_kind kind)
 	return "?";
 }
 
-/* ---- JSON: just enough for pagesim stat's output, with line numbers ---- */
+/* ---- JSON (json-c), with the line of what is wrong ---- */
 
-struct jp {
-	const char *p;
-	const char *file;
-	int line;
-	struct ps_error *err;
-	struct ps_kv *kv;	/* where the "counters" members go */
-	int seen_counters;
-};
-
-#define JSON_MAX_DEPTH 64
-
-static void jp_ws(struct jp *j)
+/* The line of byte @off of @text. */
+static int line_of(const char *text, size_t off)
 {
-	for (; *j->p == ' ' || *j->p == '\t' || *j->p == '\r' || *j->p == '\n'; j->p++)
-		if (*j->p == '\n')
-			j->line++;
+	int line = 1;
+
+	for (size_t i = 0; i < off && text[i]; i++)
+		line += text[i] == '\n';
+	return line;
 }
 
-static int jp_fail(struct jp *j, const char *what)
+/*
+ * The members of the object whose '{' is at @from, in order: json-c keeps
+ * neither places nor repeated names, so one pass over the text finds each
+ * name's line, and a name met twice.  Fills @lines (one per member, up to
+ * @max) and returns how many, or -1 with @dup set to the offset of a repeat.
+ */
+static int member_lines(const char *text, size_t from, int *lines, int max, struct ps_kv *seen, long *dup)
 {
-	if (!*j->p)
-		return ps_err(j->err, "%s:%d: %s, found the end of the file (is it cut short?)", j->file,
-			      j->line, what);
-	return ps_err(j->err, "%s:%d: %s, found '%.12s'", j->file, j->line, what, j->p);
-}
+	int depth = 0, n = 0, line = line_of(text, from);
 
-/* A string into @out (truncated to @len - 1; @truncated set); @out may be NULL. */
-static int jp_string(struct jp *j, char *out, size_t len, int *truncated)
-{
-	size_t n = 0;
+	*dup = -1;
+	for (size_t i = from; text[i]; i++) {
+		char c = text[i];
 
-	if (*j->p != '"')
-		return jp_fail(j, "expected a JSON string");
-	j->p++;
-	if (truncated)
-		*truncated = 0;
-	while (*j->p != '"') {
-		char c = *j->p;
-
-		if (!c || c == '\n')
-			return jp_fail(j, "unterminated JSON string");
-		if (c == '\\') {
-			j->p++;
-			switch (*j->p) {
-			case '"': case '\\': case '/': c = *j->p; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
-			case 'u':
-				for (int i = 1; i <= 4; i++)
-					if (!strchr("0123456789abcdefABCDEF", j->p[i]) || !j->p[i])
-						return jp_fail(j, "bad \\u escape in a JSON string");
-				c = '?';
-				j->p += 4;
+		if (c == '\n') {
+			line++;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (--depth <= 0)
 				break;
-			default:
-				return jp_fail(j, "bad escape in a JSON string");
+		} else if (c == '"') {
+			size_t start = i + 1, j;
+
+			for (j = start; text[j] && text[j] != '"'; j++)
+				if (text[j] == '\\' && text[j + 1])
+					j++;
+			if (depth == 1) {
+				size_t k = j + 1 + strspn(text + j + 1, " \t\r\n");
+
+				if (text[k] == ':') {
+					char name[64];
+
+					snprintf(name, sizeof(name), "%.*s", (int)(j - start), text + start);
+					if (ps_kv_get(seen, name)) {
+						*dup = (long)i;
+						return -1;
+					}
+					ps_kv_set(seen, name, line);
+					if (n < max)
+						lines[n] = line;
+					n++;
+				}
 			}
+			if (!text[j])
+				break;
+			i = j;
 		}
-		if (out) {
-			if (n + 1 < len)
-				out[n++] = c;
-			else if (truncated)
-				*truncated = 1;
-		}
-		j->p++;
 	}
-	j->p++;
-	if (out)
-		out[n] = 0;
-	return 0;
+	return n;
 }
 
-static int jp_value(struct jp *j, int depth);
-
-static int jp_number(struct jp *j, long long *v, int *integral)
+/* Where the top-level member "counters" is (its '{' offset in *@brace), and how often it appears. */
+static int find_counters(const char *text, size_t from, size_t *brace, int *line)
 {
-	const char *s = j->p;
-	char *end;
+	int depth = 0, count = 0, l = 1;
 
-	*integral = 1;
-	if (*j->p == '-')
-		j->p++;
-	if (*j->p < '0' || *j->p > '9')
-		return jp_fail(j, "expected a JSON value");
-	while (*j->p >= '0' && *j->p <= '9')
-		j->p++;
-	if (*j->p == '.' || *j->p == 'e' || *j->p == 'E') {
-		*integral = 0;
-		strtod(s, &end);
-		j->p = end;
-		return 0;
-	}
-	errno = 0;
-	*v = strtoll(s, &end, 10);
-	if (errno == ERANGE) {
-		j->p = s;
-		return jp_fail(j, "integer out of the 64-bit range");
-	}
-	return 0;
-}
+	for (size_t i = from; text[i]; i++) {
+		char c = text[i];
 
-static int jp_object(struct jp *j, int depth, int counters)
-{
-	if (depth > JSON_MAX_DEPTH)
-		return jp_fail(j, "JSON nested too deeply");
-	j->p++;		/* '{' */
-	jp_ws(j);
-	if (*j->p == '}') {
-		j->p++;
-		return 0;
-	}
-	for (;;) {
-		char key[64];
-		int trunc, line;
+		if (c == '\n') {
+			l++;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (--depth <= 0)
+				break;
+		} else if (c == '"') {
+			size_t j;
 
-		jp_ws(j);
-		line = j->line;
-		if (jp_string(j, key, sizeof(key), &trunc) < 0)
-			return -1;
-		jp_ws(j);
-		if (*j->p != ':')
-			return jp_fail(j, "expected ':' after a JSON member name");
-		j->p++;
-		jp_ws(j);
-		if (counters) {
-			long long v = 0;
-			int integral;
+			for (j = i + 1; text[j] && text[j] != '"'; j++)
+				if (text[j] == '\\' && text[j + 1])
+					j++;
+			if (depth == 1 && j - i - 1 == 8 && !strncmp(text + i + 1, "counters", 8)) {
+				size_t k = j + 1 + strspn(text + j + 1, " \t\r\n");
 
-			if (trunc)
-				return ps_err(j->err, "%s:%d: counter name '%s...' is longer than 63 characters",
-					      j->file, line, key);
-			if (jp_number(j, &v, &integral) < 0)
-				return -1;
-			if (!integral)
-				return ps_err(j->err, "%s:%d: counter '%s' is not an integer", j->file, line, key);
-			if (ps_kv_get(j->kv, key))
-				return ps_err(j->err, "%s:%d: counter '%s' appears twice", j->file, line, key);
-			if (ps_kv_set(j->kv, key, v) < 0)
-				return ps_err(j->err, "out of memory");
-		} else if (depth == 0 && !strcmp(key, "counters")) {
-			if (*j->p != '{')
-				return jp_fail(j, "expected an object of counters after \"counters\":");
-			if (j->seen_counters)
-				return ps_err(j->err, "%s:%d: \"counters\" appears twice", j->file, line);
-			j->seen_counters = 1;
-			if (jp_object(j, depth + 1, 1) < 0)
-				return -1;
-		} else if (jp_value(j, depth + 1) < 0) {
-			return -1;
-		}
-		jp_ws(j);
-		if (*j->p == ',') {
-			j->p++;
-			continue;
-		}
-		if (*j->p == '}') {
-			j->p++;
-			return 0;
-		}
-		return jp_fail(j, "expected ',' or '}' in a JSON object");
-	}
-}
-
-static int jp_value(struct jp *j, int depth)
-{
-	long long v;
-	int integral;
-
-	if (depth > JSON_MAX_DEPTH)
-		return jp_fail(j, "JSON nested too deeply");
-	switch (*j->p) {
-	case '{':
-		return jp_object(j, depth, 0);
-	case '[':
-		j->p++;
-		jp_ws(j);
-		if (*j->p == ']') {
-			j->p++;
-			return 0;
-		}
-		for (;;) {
-			jp_ws(j);
-			if (jp_value(j, depth + 1) < 0)
-				return -1;
-			jp_ws(j);
-			if (*j->p == ',') {
-				j->p++;
-				continue;
+				if (text[k] == ':' && !count++) {
+					*line = l;
+					*brace = k + 1 + strspn(text + k + 1, " \t\r\n");
+				}
 			}
-			if (*j->p == ']') {
-				j->p++;
-				return 0;
-			}
-			return jp_fail(j, "expected ',' or ']' in a JSON array");
+			if (!text[j])
+				break;
+			i = j;
 		}
-	case '"':
-		return jp_string(j, NULL, 0, NULL);
-	case 't':
-		if (!strncmp(j->p, "true", 4)) {
-			j->p += 4;
-			return 0;
-		}
-		break;
-	case 'f':
-		if (!strncmp(j->p, "false", 5)) {
-			j->p += 5;
-			return 0;
-		}
-		break;
-	case 'n':
-		if (!strncmp(j->p, "null", 4)) {
-			j->p += 4;
-			return 0;
-		}
-		break;
-	default:
-		return jp_number(j, &v, &integral);
 	}
-	return jp_fail(j, "expected a JSON value");
+	return count;
 }
 
 int ps_diffin_parse_json(const char *text, const char *file, struct ps_kv *kv, struct ps_error *err)
 {
-	struct jp j = { .p = text, .file = file, .line = 1, .err = err, .kv = kv };
+	struct ps_diffin_meta meta;
 
-	jp_ws(&j);
-	if (*j.p != '{')
-		return jp_fail(&j, "expected a JSON object");
-	if (jp_object(&j, 0, 0) < 0)
-		return -1;
-	jp_ws(&j);
-	if (*j.p)
-		return jp_fail(&j, "expected the end of the file after the JSON object");
-	if (!j.seen_counters)
-		return ps_err(err, "%s: JSON without a \"counters\" object: not the output of 'pagesim stat --format json'",
-			      file);
-	return 0;
+	return ps_diffin_parse_json_meta(text, file, kv, &meta, err);
+}
+
+static void meta_str(json_object *root, const char *key, char *out, size_t len)
+{
+	json_object *v;
+
+	if (json_object_object_get_ex(root, key, &v) && json_object_is_type(v, json_type_string))
+		snprintf(out, len, "%s", json_object_get_string(v));
+}
+
+int ps_diffin_parse_json_meta(const char *text, const char *file, struct ps_kv *kv, struct ps_diffin_meta *meta,
+			      struct ps_error *err)
+{
+	struct json_tokener *tok = json_tokener_new_ex(JSON_MAX_DEPTH);
+	json_object *root, *counters;
+	size_t len = strlen(text), end, brace = 0;
+	struct ps_kv seen;
+	long dup;
+	int n, nm, cline = 1, *lines = NULL, ret = -1;
+
+	memset(meta, 0, sizeof(*meta));
+	if (!tok)
+		return ps_err(err, "out of memory");
+	/* JSON as the standard has it: no comments, no single quotes, no trailing commas */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	end = json_tokener_get_parse_end(tok);
+	if (!root) {
+		enum json_tokener_error e = json_tokener_get_error(tok);
+
+		if (e == json_tokener_continue)
+			ps_err(err, "%s:%d: the JSON ends early, found the end of the file (is it cut short?)", file,
+			       line_of(text, len));
+		else if (e == json_tokener_error_depth)
+			ps_err(err, "%s:%d: JSON nested too deeply", file, line_of(text, end));
+		else
+			ps_err(err, "%s:%d: %s, found '%.12s'", file, line_of(text, end), json_tokener_error_desc(e),
+			       text + end);
+		goto out;
+	}
+	if (text[end + strspn(text + end, " \t\r\n")]) {
+		ps_err(err, "%s:%d: expected the end of the file after the JSON object, found '%.12s'", file,
+		       line_of(text, end), text + end);
+		goto out;
+	}
+	if (!json_object_is_type(root, json_type_object)) {
+		ps_err(err, "%s:1: expected a JSON object", file);
+		goto out;
+	}
+	if (!json_object_object_get_ex(root, "counters", &counters)) {
+		ps_err(err, "%s: JSON without a \"counters\" object: not the output of 'pagesim stat --format json'", file);
+		goto out;
+	}
+	n = find_counters(text, strcspn(text, "{"), &brace, &cline);
+	if (n > 1) {
+		ps_err(err, "%s:%d: \"counters\" appears twice", file, cline);
+		goto out;
+	}
+	if (!json_object_is_type(counters, json_type_object)) {
+		ps_err(err, "%s:%d: expected an object of counters after \"counters\":", file, cline);
+		goto out;
+	}
+	nm = json_object_object_length(counters);
+	lines = calloc(nm ? nm : 1, sizeof(*lines));
+	if (!lines) {
+		ps_err(err, "out of memory");
+		goto out;
+	}
+	ps_kv_init(&seen);
+	n = member_lines(text, brace, lines, nm, &seen, &dup);
+	ps_kv_free(&seen);
+	if (n < 0) {
+		char name[64] = "";
+
+		sscanf(text + dup + 1, "%63[^\"]", name);
+		ps_err(err, "%s:%d: counter '%s' appears twice", file, line_of(text, dup), name);
+		goto out;
+	}
+	{
+		int i = 0;
+
+		json_object_object_foreach(counters, key, val)
+		{
+			int line = i < n ? lines[i] : cline;
+
+			i++;
+			if (strlen(key) > 63) {
+				ps_err(err, "%s:%d: counter name '%.63s...' is longer than 63 characters", file, line, key);
+				goto out;
+			}
+			if (!json_object_is_type(val, json_type_int)) {
+				ps_err(err, "%s:%d: counter '%s' is not an integer", file, line, key);
+				goto out;
+			}
+			/* json-c reads past INT64_MAX as unsigned: a counter is signed */
+			if (json_object_get_int64(val) == INT64_MAX && json_object_get_uint64(val) > (uint64_t)INT64_MAX) {
+				ps_err(err, "%s:%d: counter '%s': integer out of the 64-bit range", file, line, key);
+				goto out;
+			}
+			if (ps_kv_set(kv, key, json_object_get_int64(val)) < 0) {
+				ps_err(err, "out of memory");
+				goto out;
+			}
+		}
+	}
+	meta_str(root, "trace", meta->trace, sizeof(meta->trace));
+	meta_str(root, "policy", meta->policy, sizeof(meta->policy));
+	meta_str(root, "mode", meta->mode, sizeof(meta->mode));
+	meta_str(root, "pagesim", meta->version, sizeof(meta->version));
+	ret = 0;
+out:
+	free(lines);
+	json_object_put(root);
+	json_tokener_free(tok);
+	return ret;
 }
 
 /* ---- counter files and directories ---- */
@@ -382,14 +365,48 @@ static int reprefix(struct ps_kv *kv, int node)
 	return ps_kv_reindex(kv);
 }
 
+/* The '#' lines a sweep cell file starts with: version, trace, label, mode, kernel. */
+static void vmstat_meta(const char *text, struct ps_diffin_meta *meta)
+{
+	while (*text == '#') {
+		const char *eol = strchr(text, '\n');
+		char line[256], a[200], b[200];
+		int len = eol ? (int)(eol - text) : (int)strlen(text);
+
+		snprintf(line, sizeof(line), "%.*s", len, text);
+		if (sscanf(line, "# pagesim %31s", meta->version) == 1)
+			;
+		else if (sscanf(line, "# trace %199s", meta->trace) == 1)
+			;
+		else if (sscanf(line, "# mode %15s", meta->mode) == 1)
+			;
+		else if (!strncmp(line, "# label ", 8))
+			snprintf(meta->policy, sizeof(meta->policy), "%s", line + 8);
+		else if (sscanf(line, "# policy %199s %199s", a, b) == 2 && !strcmp(a, "kernel"))
+			snprintf(meta->kernel, sizeof(meta->kernel), "%s", b);
+		if (!eol)
+			break;
+		text = eol + 1;
+	}
+}
+
 int ps_diffin_load(const char *path, int node, struct ps_kv *kv, enum ps_diffin_kind *kind,
 		   struct ps_error *err)
+{
+	struct ps_diffin_meta meta;
+
+	return ps_diffin_load_meta(path, node, kv, kind, &meta, err);
+}
+
+int ps_diffin_load_meta(const char *path, int node, struct ps_kv *kv, enum ps_diffin_kind *kind,
+			struct ps_diffin_meta *meta, struct ps_error *err)
 {
 	size_t len;
 	char *text;
 	const char *s;
 	int path_node, ret;
 
+	memset(meta, 0, sizeof(*meta));
 	if (is_dir(path)) {
 		char sub[4096];
 
@@ -421,10 +438,12 @@ int ps_diffin_load(const char *path, int node, struct ps_kv *kv, enum ps_diffin_
 	s = text + strspn(text, " \t\r\n");
 	if (*s == '{') {
 		*kind = PS_DIFFIN_JSON;
-		ret = ps_diffin_parse_json(text, path, kv, err);
+		ret = ps_diffin_parse_json_meta(text, path, kv, meta, err);
 		free(text);
 		return ret;
 	}
+	memset(meta, 0, sizeof(*meta));
+	vmstat_meta(text, meta);
 	path_node = ps_diffin_path_node(path);
 	*kind = path_node >= 0 ? PS_DIFFIN_NUMASTAT : PS_DIFFIN_VMSTAT;
 	ret = ps_kv_parse(kv, text, path, NULL, err);

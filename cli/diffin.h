@@ -33,6 +33,19 @@ const char *ps_diffin_kind_name(enum ps_diffin_kind kind);
 int ps_diffin_load(const char *path, int node, struct ps_kv *kv, enum ps_diffin_kind *kind,
 		   struct ps_error *err);
 
+/* What a file says of itself: a sweep cell's '#' lines, the members of stat's or replay's JSON. */
+struct ps_diffin_meta {
+	char version[32];	/* the pagesim that wrote it; "" when it does not say */
+	char trace[200];
+	char policy[200];	/* a sweep cell's label, or replay's profile */
+	char kernel[64];	/* the profile a sweep cell ran under */
+	char mode[16];
+};
+
+/* ps_diffin_load(), and what the file says of itself into @meta ("" for what it does not say). */
+int ps_diffin_load_meta(const char *path, int node, struct ps_kv *kv, enum ps_diffin_kind *kind,
+			struct ps_diffin_meta *meta, struct ps_error *err);
+
 /*
  * Expands one column argument: items joined with commas, each expanded with
  * glob(3) when it holds * ? or [.  Returns the number of paths (> 0) and a
@@ -50,6 +63,8 @@ int ps_diffin_is_numastat(const struct ps_kv *kv);
 /* The "counters" object of pagesim stat's JSON output; other members are skipped. */
 int ps_diffin_parse_json(const char *text, const char *file, struct ps_kv *kv,
 			  struct ps_error *err);
+int ps_diffin_parse_json_meta(const char *text, const char *file, struct ps_kv *kv, struct ps_diffin_meta *meta,
+			      struct ps_error *err);
 /* @after - @before into @out, in @after's order; a name missing from @before is an error. */
 int ps_diffin_delta(const struct ps_kv *before, const struct ps_kv *after, struct ps_kv *out,
 		    const char *before_name, const char *after_name, struct ps_error *err);

@@ -2,6 +2,7 @@
 /* util.c - messages, usage errors and atomic output files for the subcommands. */
 #include <errno.h>
 #include <fcntl.h>
+#include <json-c/json.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -297,38 +298,31 @@ void ps_print_kv_vmstat(FILE *f, const struct ps_kv *kv)
 		fprintf(f, "%s %lld\n", kv->items[i].name, (long long)kv->items[i].value);
 }
 
-/* @s as a JSON string: quotes and backslashes escaped, control characters as \\u00XX. */
+/* JSON through json-c: its escaping, its layout (two spaces a level, "key": value). */
+#define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
+
 void ps_print_json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
+	json_object *o = json_object_new_string(s);
+
+	fputs(json_object_to_json_string_ext(o, JSON_FLAGS), f);
+	json_object_put(o);
 }
 
 void ps_print_kv_json(FILE *f, const struct ps_kv *kv, const char *const *meta, int nr_meta)
 {
-	fputs("{\n", f);
-	for (int i = 0; i + 1 < nr_meta * 2; i += 2) {
-		fputs("  ", f);
-		ps_print_json_str(f, meta[i]);
-		fputs(": ", f);
-		ps_print_json_str(f, meta[i + 1] ? meta[i + 1] : "");
-		fputs(",\n", f);
-	}
-	fputs("  \"counters\": {\n", f);
-	for (int i = 0; i < kv->nr; i++) {
-		fputs("    ", f);
-		ps_print_json_str(f, kv->items[i].name);
-		fprintf(f, ": %lld%s\n", (long long)kv->items[i].value, i + 1 < kv->nr ? "," : "");
-	}
-	fputs("  }\n}\n", f);
+	json_object *root = json_object_new_object(), *ctrs = json_object_new_object();
+
+	for (int i = 0; i + 1 < nr_meta * 2; i += 2)
+		json_object_object_add(root, meta[i], json_object_new_string(meta[i + 1] ? meta[i + 1] : ""));
+	/* names are unique in a ps_kv: no lookup per add */
+	for (int i = 0; i < kv->nr; i++)
+		json_object_object_add_ex(ctrs, kv->items[i].name, json_object_new_int64(kv->items[i].value),
+					  JSON_C_OBJECT_ADD_KEY_IS_NEW);
+	json_object_object_add(root, "counters", ctrs);
+	fputs(json_object_to_json_string_ext(root, JSON_FLAGS), f);
+	fputc('\n', f);
+	json_object_put(root);
 }
 
 int ps_write_counters(const char *path, int json, const struct ps_kv *kv, const char *const *meta, int nr_meta)

@@ -33,4 +33,23 @@ double ps_stat_rel_sd(const struct ps_stat *s);
 /* The percent change from @base to @new, as described at the top. */
 double ps_stat_change(double base, double new);
 
+/*
+ * Welch's t-test of @b against @a (unequal variances): t = (mean_b -
+ * mean_a) / sqrt(va/na + vb/nb), the Welch-Satterthwaite degrees of freedom
+ * df = (va/na + vb/nb)^2 / ((va/na)^2/(na-1) + (vb/nb)^2/(nb-1)) and the
+ * two-sided p from Student's t distribution with df (non-integer) degrees.
+ * Returns 0, or -1 when either group has fewer than 2 repeats (no test).
+ * Both variances 0: p = 1 for equal means, else p = 0 and t = +-inf, df = na + nb - 2.
+ */
+struct ps_welch {
+	double t, df, p;
+};
+int ps_stat_welch(const struct ps_stat *a, const struct ps_stat *b, struct ps_welch *w);
+
+/* Two-sided p of Student's t: P(|T| >= |t|) with @df degrees, I_{df/(df+t^2)}(df/2, 1/2). */
+double ps_stat_t_p2(double t, double df);
+
+/* The regularized incomplete beta function I_x(a, b), a, b > 0, 0 <= x <= 1. */
+double ps_stat_betai(double a, double b, double x);
+
 #endif

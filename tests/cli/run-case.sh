@@ -10,7 +10,8 @@
 #   stdout-has: TEXT       stdout must contain TEXT (repeatable)
 #   stderr-has: TEXT       stderr must contain TEXT (repeatable)
 #   stderr-empty: yes      nothing on stderr
-#   needs: shared|root|tracefs   skip (exit 77) when missing
+#   needs: shared|root|tracefs|slurm|parallel|script   skip (exit 77) when missing (slurm: root,
+#                          Debian's slurm-wlm and munge)
 #   file-absent: PATH      PATH must not exist afterwards (@TMP@ expanded)
 # Lines starting with '#' describe the case.
 set -u
@@ -41,6 +42,14 @@ while IFS= read -r line || [ -n "$line" ]; do
 		shared) [ -d "$SHARED/traces" ] || { echo "SKIP: no $SHARED/traces"; exit 77; } ;;
 		root) [ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; } ;;
 		tracefs) [ -w /sys/kernel/tracing/instances ] || { echo "SKIP: no writable tracefs"; exit 77; } ;;
+		script) command -v script >/dev/null 2>&1 || { echo "SKIP: no script(1) (util-linux)"; exit 77; } ;;
+		parallel) command -v parallel >/dev/null 2>&1 || { echo "SKIP: no GNU parallel (apt-get install parallel)"; exit 77; } ;;
+		slurm)
+			[ "$(id -u)" = 0 ] || { echo "SKIP: not root (slurmd runs the jobs)"; exit 77; }
+			for b in sbatch squeue slurmctld slurmd munged; do
+				command -v $b >/dev/null 2>&1 || [ -x /usr/sbin/$b ] ||
+					{ echo "SKIP: no $b (apt-get install slurm-wlm munge)"; exit 77; }
+			done ;;
 		esac ;;
 	*) echo "bad case line: $line"; exit 99 ;;
 	esac

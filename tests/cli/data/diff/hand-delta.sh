@@ -39,7 +39,7 @@ awk 'FNR == NR { nv[$1] = $2; next }
 
 "$PAGESIM" diff --all --format columns "$base" "$new" > "$tmp/columns"
 # "name  v0 (   0.0%)  v1 ( +x.x%)" -> "name v0 v1 +x.x"
-tail -n +2 "$tmp/columns" | awk '{ gsub(/[()%]/, " "); $0 = $0; print $1, $2, $4, $5 }' > "$tmp/got"
+ sed "1,/^$/d" "$tmp/columns" | tail -n +2 | awk '{ gsub(/[()%]/, " "); $0 = $0; print $1, $2, $4, $5 }' > "$tmp/got"
 if ! diff "$tmp/want" "$tmp/got" > "$tmp/d"; then
 	echo "columns form differs from the hand computation (< hand, > pagesim):"
 	head -20 "$tmp/d"

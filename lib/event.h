@@ -22,14 +22,58 @@
 #include <stdint.h>
 
 enum ps_event_type {
+	/* kmem: the page allocator */
 	PS_EV_ALLOC,		/* mm_page_alloc */
 	PS_EV_FREE,		/* mm_page_free */
 	PS_EV_FREE_BATCHED,	/* mm_page_free_batched (annotation) */
 	PS_EV_ZONE_LOCKED,	/* mm_page_alloc_zone_locked */
 	PS_EV_PCPU_DRAIN,	/* mm_page_pcpu_drain */
 	PS_EV_EXTFRAG,		/* mm_page_alloc_extfrag */
+	PS_EV_KMEM_NR,
+	/* filemap, pagemap: page-cache and LRU membership (pfn of the folio) */
+	PS_EV_PC_ADD = PS_EV_KMEM_NR,	/* filemap:mm_filemap_add_to_page_cache */
+	PS_EV_PC_DEL,		/* filemap:mm_filemap_delete_from_page_cache */
+	PS_EV_LRU_ADD,		/* pagemap:mm_lru_insertion */
+	PS_EV_LRU_ACTIVATE,	/* pagemap:mm_lru_activate */
+	/* vmscan: who reclaimed, when and how much (no pfn but write_folio's) */
+	PS_EV_KSWAPD_WAKE,	/* vmscan:mm_vmscan_kswapd_wake */
+	PS_EV_KSWAPD_SLEEP,	/* vmscan:mm_vmscan_kswapd_sleep */
+	PS_EV_WAKEUP_KSWAPD,	/* vmscan:mm_vmscan_wakeup_kswapd */
+	PS_EV_DIRECT_BEGIN,	/* vmscan:mm_vmscan_direct_reclaim_begin */
+	PS_EV_DIRECT_END,	/* vmscan:mm_vmscan_direct_reclaim_end */
+	PS_EV_NODE_RECLAIM_BEGIN,	/* vmscan:mm_vmscan_node_reclaim_begin */
+	PS_EV_NODE_RECLAIM_END,	/* vmscan:mm_vmscan_node_reclaim_end */
+	PS_EV_LRU_ISOLATE,	/* vmscan:mm_vmscan_lru_isolate */
+	PS_EV_SHRINK_INACTIVE,	/* vmscan:mm_vmscan_lru_shrink_inactive */
+	PS_EV_SHRINK_ACTIVE,	/* vmscan:mm_vmscan_lru_shrink_active */
+	PS_EV_WRITE_FOLIO,	/* vmscan:mm_vmscan_write_folio (mm_vmscan_writepage up to 5.x) */
 	PS_EV_NR
 };
+
+/* Whether @type is one of the kmem page events (the ones every trace has). */
+static inline int ps_event_is_kmem(int type)
+{
+	return type < PS_EV_KMEM_NR;
+}
+
+/* enum lru_list, as mm_lru_insertion's lru field and mm_vmscan_lru_isolate's lru name give it */
+enum ps_lru {
+	PS_LRU_INACTIVE_ANON,
+	PS_LRU_ACTIVE_ANON,
+	PS_LRU_INACTIVE_FILE,
+	PS_LRU_ACTIVE_FILE,
+	PS_LRU_UNEVICTABLE,
+	PS_NR_LRU
+};
+
+/* mm_lru_insertion's flags (PAGEMAP_* of include/trace/events/pagemap.h) */
+#define PS_PAGEMAP_MAPPED	0x0001u	/* "M" */
+#define PS_PAGEMAP_ANONYMOUS	0x0002u	/* "a", else "f" */
+#define PS_PAGEMAP_FILE		0x0004u
+#define PS_PAGEMAP_SWAPCACHE	0x0008u	/* "s" */
+#define PS_PAGEMAP_SWAPBACKED	0x0010u	/* "b" */
+#define PS_PAGEMAP_MAPPEDDISK	0x0020u	/* "d" */
+#define PS_PAGEMAP_BUFFERS	0x0040u	/* "B" */
 
 /* Migratetypes in the v4.4..v6.18 numbering. */
 enum ps_migratetype {
@@ -111,7 +155,43 @@ struct ps_event {
 	uint8_t task;		/* enum ps_task */
 	int8_t task_node;	/* kswapdN, kcompactdN: N (-1: no number below 128); else undefined */
 	const char *comm;	/* may be NULL; borrowed */
+	/*
+	 * The fields of the page-cache, LRU and reclaim events (zero for the
+	 * kmem events).  pfn, order and gfp are the common fields above:
+	 * PC_ADD/PC_DEL and LRU_ADD/LRU_ACTIVATE/WRITE_FOLIO carry the folio's
+	 * pfn (order: the folio's, PC_* only); WAKEUP_KSWAPD, DIRECT_BEGIN and
+	 * NODE_RECLAIM_BEGIN their order and gfp_flags; KSWAPD_WAKE and
+	 * WAKEUP_KSWAPD their order.
+	 */
+	union {
+		struct {		/* PS_EV_PC_ADD, PS_EV_PC_DEL */
+			uint64_t ino, index;	/* i_ino; index in pages */
+			uint32_t dev;		/* s_dev as the kernel encodes it: major << 20 | minor */
+		} pc;
+		struct {		/* PS_EV_LRU_ADD */
+			uint8_t lru;		/* enum ps_lru */
+			uint16_t flags;		/* PS_PAGEMAP_* */
+		} lru;
+		struct {		/* KSWAPD_WAKE/SLEEP, WAKEUP_KSWAPD, NODE_RECLAIM_BEGIN */
+			int16_t nid, zid;	/* zid: the class zone's index, -1 when absent */
+		} ks;
+		struct {		/* DIRECT_END, NODE_RECLAIM_END, LRU_ISOLATE, SHRINK_*, WRITE_FOLIO */
+			uint32_t nr_scanned, nr_reclaimed;	/* SHRINK_INACTIVE; *_END: nr_reclaimed */
+			uint32_t nr_taken, nr_skipped;		/* LRU_ISOLATE; SHRINK_ACTIVE: nr_taken */
+			int16_t nid;		/* SHRINK_*: nid; -1 when absent */
+			int8_t priority;	/* SHRINK_* */
+			uint8_t lru;		/* LRU_ISOLATE: enum ps_lru */
+			uint16_t flags;		/* SHRINK_*, WRITE_FOLIO: reclaim_flags (RECLAIM_WB_*) */
+		} rc;
+	} x;
 };
+
+/* mm_vmscan_* reclaim_flags (RECLAIM_WB_* of include/trace/events/vmscan.h) */
+#define PS_RECLAIM_WB_ANON	0x0001u
+#define PS_RECLAIM_WB_FILE	0x0002u
+#define PS_RECLAIM_WB_MIXED	0x0010u
+#define PS_RECLAIM_WB_SYNC	0x0004u
+#define PS_RECLAIM_WB_ASYNC	0x0008u
 
 /* The kernel threads the model tells apart by name. */
 enum ps_task {
@@ -131,6 +211,7 @@ static inline void ps_event_set_comm(struct ps_event *ev, const char *comm)
 }
 
 extern const char *const ps_event_names[PS_EV_NR];
+extern const char *const ps_event_systems[PS_EV_NR];
 extern const char *const ps_migratetype_names[PS_MT_NR];
 
 /* Index into ps_event_names for a kmem event name, or -1. */

@@ -695,7 +695,7 @@ static int decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 		uint8_t c = *ctrl++;
 
 		e->type = c & PS_PGS_C_TYPE;
-		if (__builtin_expect(e->type >= PS_EV_NR, 0))
+		if (__builtin_expect(e->type >= PS_EV_KMEM_NR, 0))
 			goto bad;
 		if (c & PS_PGS_C_CPU) {
 			cpuc = get_varint(cpuc, end[PS_PGS_COL_CPU], &v);
@@ -883,11 +883,11 @@ static inline const uint8_t *varint4(const uint8_t *p, uint64_t *v)
  * The batch tally of decode_fast(): per control byte, one in the 9-bit
  * field of the event's type (bits TALLY_BITS * type) and one in the field
  * after them for a failed allocation (mm_page_alloc without a pfn); nothing
- * for a type beyond PS_EV_NR, which the fields' total then gives away.
+ * for a type beyond PS_EV_KMEM_NR, which the fields' total then gives away.
  */
 #define TALLY_BITS 9
 #define TALLY_FIELD ((1u << TALLY_BITS) - 1)
-#define TALLY_FAILED (PS_EV_NR * TALLY_BITS)
+#define TALLY_FAILED (PS_EV_KMEM_NR * TALLY_BITS)
 _Static_assert(PGS_BATCH <= TALLY_FIELD && TALLY_FAILED + TALLY_BITS <= 64, "tally fields too small");
 /* decode_fast() fills migratetype..alloc_order and fallback_order..change_ownership 4 bytes at a time */
 _Static_assert(offsetof(struct ps_event, alloc_order) == offsetof(struct ps_event, migratetype) + 3 &&
@@ -904,7 +904,7 @@ static void fast_tables(struct pgs_state *st)
 	for (int c = 0; c < 256; c++) {
 		int type = c & PS_PGS_C_TYPE;
 
-		st->tally[c] = type < PS_EV_NR ? 1ull << (TALLY_BITS * type) : 0;
+		st->tally[c] = type < PS_EV_KMEM_NR ? 1ull << (TALLY_BITS * type) : 0;
 		st->type_word[c] = (uint64_t)type << 48;
 		if (type == PS_EV_ALLOC && (c & PS_PGS_C_NOPFN))
 			st->tally[c] += 1ull << TALLY_FAILED;
@@ -933,7 +933,7 @@ static void account_fast(struct ps_reader *r, const struct pgs_state *st, int n,
 			ps_reader_account_inline(r, &st->batch[i]);
 		return;
 	}
-	for (int t = 0; t < PS_EV_NR; t++)
+	for (int t = 0; t < PS_EV_KMEM_NR; t++)
 		r->stats.events[t] += (tally >> (TALLY_BITS * t)) & TALLY_FIELD;
 	r->stats.alloc_failed += (tally >> TALLY_FAILED) & TALLY_FIELD;
 	if ((int)maxc > r->stats.max_cpu)
@@ -1108,7 +1108,7 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 		gfpc += gm & 4;
 	}
 	total = 0;
-	for (int t = 0; t < PS_EV_NR; t++)
+	for (int t = 0; t < PS_EV_KMEM_NR; t++)
 		total += (tally >> (TALLY_BITS * t)) & TALLY_FIELD;
 	if (total != (uint64_t)n || tsc > st->end[PS_PGS_COL_TS] ||
 	    st->col[PS_PGS_COL_CPU] > st->end[PS_PGS_COL_CPU] ||

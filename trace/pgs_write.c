@@ -310,7 +310,7 @@ int ps_pgs_write_event(struct ps_pgs_writer *w, const struct ps_event *ev, struc
 	int default_xf = ev->alloc_order == 0 && ev->fallback_order == 0 && ev->alloc_migratetype == PS_MT_UNKNOWN &&
 			 ev->fallback_migratetype == PS_MT_UNKNOWN && ev->change_ownership == 0;
 
-	if (ev->type >= PS_EV_NR)
+	if (ev->type >= PS_EV_KMEM_NR)
 		return ps_err(err, "%s: event type %d is not a kmem page event", w->name, ev->type);
 	c = ev->type;
 	ext = mt < -1 || mt > 14 || ev->percpu_refill > 1 || ev->flags > 7 ||

@@ -19,7 +19,7 @@ int ps_tep_kmem_init(struct ps_tep_kmem *k, struct tep_handle *tep)
 	memset(k, 0, sizeof(*k));
 	k->tep = tep;
 	trace_seq_init(&k->seq);
-	for (int t = 0; t < PS_EV_NR; t++) {
+	for (int t = 0; t < PS_EV_KMEM_NR; t++) {
 		struct ps_tep_fields *f = &k->f[t];
 		struct tep_event *e = tep_find_event_by_name(tep, "kmem", ps_event_names[t]);
 
@@ -53,7 +53,7 @@ int ps_tep_kmem_copy(struct ps_tep_kmem *k, const struct ps_tep_kmem *from)
 	*k = *from;
 	k->gfp_used = 0;
 	trace_seq_init(&k->seq);
-	for (int t = 0; t < PS_EV_NR; t++)
+	for (int t = 0; t < PS_EV_KMEM_NR; t++)
 		found += k->f[t].event != NULL;
 	return found;
 }

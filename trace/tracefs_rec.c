@@ -148,7 +148,7 @@ struct ps_rec *ps_rec_start(const struct ps_rec_opts *o, struct ps_error *err)
 		ps_err(err, "out of memory");
 		return NULL;
 	}
-	r->events = o->events ? o->events : (1u << PS_EV_NR) - 1;
+	r->events = o->events ? o->events : (1u << PS_EV_KMEM_NR) - 1;
 	rel = ps_read_file("/proc/sys/kernel/osrelease", NULL, NULL);
 	if (rel) {
 		snprintf(release, sizeof(release), "%s", rel);
@@ -164,7 +164,7 @@ struct ps_rec *ps_rec_start(const struct ps_rec_opts *o, struct ps_error *err)
 	}
 	ps_tep_kmem_init(&r->k, r->tep);
 	r->have_k = 1;
-	for (int t = 0; t < PS_EV_NR; t++)
+	for (int t = 0; t < PS_EV_KMEM_NR; t++)
 		if ((r->events & (1u << t)) && r->k.f[t].id < 0) {
 			ps_err(err, "the event kmem:%s does not exist on this kernel (%s): leave it out with --events",
 			       ps_event_names[t], release[0] ? release : "unknown release");
@@ -220,7 +220,7 @@ struct ps_rec *ps_rec_start(const struct ps_rec_opts *o, struct ps_error *err)
 		ps_err(err, "out of memory");
 		goto fail;
 	}
-	for (int t = 0; t < PS_EV_NR; t++) {
+	for (int t = 0; t < PS_EV_KMEM_NR; t++) {
 		if (!(r->events & (1u << t)))
 			continue;
 		if (tracefs_event_enable(r->inst, "kmem", ps_event_names[t]) < 0) {
@@ -245,7 +245,7 @@ int ps_rec_on(struct ps_rec *r, struct ps_error *err)
 void ps_rec_off(struct ps_rec *r)
 {
 	tracefs_trace_off(r->inst);
-	for (int t = 0; t < PS_EV_NR; t++)
+	for (int t = 0; t < PS_EV_KMEM_NR; t++)
 		if (r->enabled & (1u << t))
 			tracefs_event_disable(r->inst, "kmem", ps_event_names[t]);
 	r->enabled = 0;
@@ -255,7 +255,7 @@ int ps_rec_write_formats(struct ps_rec *r, struct ps_pgs_writer *w, struct ps_er
 {
 	char name[128];
 
-	for (int t = 0; t < PS_EV_NR; t++) {
+	for (int t = 0; t < PS_EV_KMEM_NR; t++) {
 		int size = 0;
 		char *text;
 
@@ -437,7 +437,7 @@ void ps_rec_destroy(struct ps_rec *r)
 		return;
 	if (r->inst) {
 		tracefs_trace_off(r->inst);
-		for (int t = 0; t < PS_EV_NR; t++)
+		for (int t = 0; t < PS_EV_KMEM_NR; t++)
 			if (r->enabled & (1u << t))
 				tracefs_event_disable(r->inst, "kmem", ps_event_names[t]);
 	}

@@ -140,7 +140,7 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 	int zi;
 
 	c->events[ev->type]++;
-	if (ev->order >= PS_NR_ORDERS && ev->type != PS_EV_EXTFRAG) {
+	if (ev->order >= PS_NR_ORDERS && ps_event_is_kmem(ev->type) && ev->type != PS_EV_EXTFRAG) {
 		c->bad_order++;		/* only a hand-made pagesim file can carry one */
 		return;
 	}
@@ -170,7 +170,37 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 	case PS_EV_EXTFRAG:
 		count_extfrag(c, ev);
 		break;
+	case PS_EV_DIRECT_BEGIN:
+	case PS_EV_NODE_RECLAIM_BEGIN:
+		if (ev->cpu < PS_MAX_CPUS)
+			c->in_reclaim[ev->cpu] = 1;
+		c->node_reclaim_calls += ev->type == PS_EV_NODE_RECLAIM_BEGIN;
+		c->have_reclaim = 1;
+		break;
+	case PS_EV_DIRECT_END:
+	case PS_EV_NODE_RECLAIM_END:
+		if (ev->cpu < PS_MAX_CPUS)
+			c->in_reclaim[ev->cpu] = 0;
+		break;
+	case PS_EV_SHRINK_INACTIVE:
+		/* kswapd's own, unless inside a direct or node reclaim window of its CPU */
+		if ((ev->cpu < PS_MAX_CPUS && c->in_reclaim[ev->cpu]) ||
+		    (ev->task != PS_TASK_KSWAPD && ev->comm)) {
+			c->pgsteal_direct += ev->x.rc.nr_reclaimed;
+			c->pgscan_direct += ev->x.rc.nr_scanned;
+		} else {
+			c->pgsteal_kswapd += ev->x.rc.nr_reclaimed;
+			c->pgscan_kswapd += ev->x.rc.nr_scanned;
+		}
+		c->have_reclaim = 1;
+		break;
+	case PS_EV_KSWAPD_WAKE:
+		c->pageoutrun++;
+		c->have_reclaim = 1;
+		break;
 	default:
+		if (!ps_event_is_kmem(ev->type))
+			c->have_reclaim = 1;
 		break;
 	}
 }
@@ -198,7 +228,7 @@ static void init_slow_by_key(void)
 {
 	for (int t = 0; t < PS_EV_NR; t++)
 		for (int o = 0; o < 256; o++)
-			slow_by_key[t << 8 | o] = t == PS_EV_EXTFRAG || o >= PS_NR_ORDERS ? SLOW_ALWAYS :
+			slow_by_key[t << 8 | o] = t == PS_EV_EXTFRAG || o >= PS_NR_ORDERS || !ps_event_is_kmem(t) ? SLOW_ALWAYS :
 						  t == PS_EV_ALLOC || t == PS_EV_FREE ? SLOW_NO_ZONE : 0;
 }
 
@@ -292,8 +322,19 @@ int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv)
 	for (int i = 0; i < PS_XF_NR; i++)
 		PS_KV_SET(ps_extfrag_names[i], c->extfrag[i]);
 	for (int t = 0; t < PS_EV_NR; t++) {
+		/* the page-cache, LRU and reclaim events when the trace has any */
+		if (!ps_event_is_kmem(t) && !c->have_reclaim)
+			continue;
 		snprintf(name, sizeof(name), "events_%s", ps_event_names[t]);
 		PS_KV_SET(name, c->events[t]);
+	}
+	if (c->have_reclaim) {
+		PS_KV_SET("pgsteal_kswapd", c->pgsteal_kswapd);
+		PS_KV_SET("pgsteal_direct", c->pgsteal_direct);
+		PS_KV_SET("pgscan_kswapd", c->pgscan_kswapd);
+		PS_KV_SET("pgscan_direct", c->pgscan_direct);
+		PS_KV_SET("pageoutrun", c->pageoutrun);
+		PS_KV_SET("node_reclaim_calls", c->node_reclaim_calls);
 	}
 	PS_KV_SET("alloc_failed", c->alloc_failed);
 	PS_KV_SET("pfn_outside_zones", c->pfn_outside_zones);

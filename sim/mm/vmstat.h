@@ -78,6 +78,18 @@ struct ps_counters {
 	uint64_t first_outside_pfn;
 	int first_outside_type;
 	struct ps_zone_table zt;	/* the machine's pfn -> zone table */
+	/*
+	 * Reclaim, as /proc/vmstat counts it: pages stolen and scanned by
+	 * kswapd and by everyone else (direct and node reclaim), balance_pgdat
+	 * runs (pageoutrun: one per mm_vmscan_kswapd_wake), and node reclaims
+	 * run (no kernel counter: zone_reclaim_failed counts refusals).  From a
+	 * trace: mm_vmscan_lru_shrink_inactive's nr_reclaimed and nr_scanned,
+	 * by kswapd outside a direct or node reclaim window of its CPU.
+	 */
+	uint64_t pgsteal_kswapd, pgsteal_direct, pgscan_kswapd, pgscan_direct;
+	uint64_t pageoutrun, node_reclaim_calls;
+	uint8_t in_reclaim[PS_MAX_CPUS];	/* trace: a direct or node reclaim window open on the CPU */
+	int have_reclaim;		/* the reclaim rows are printed: the trace or the model has them */
 };
 
 void ps_counters_init(struct ps_counters *c, const struct ps_machine *m, int pageblock_order);

@@ -173,7 +173,7 @@ static void compare_batch(const struct ps_machine *m, uint64_t end)
 			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
 			r = seed;
 			memset(e, 0, sizeof(*e));
-			e->type = r % PS_EV_NR;
+			e->type = r % PS_EV_KMEM_NR;
 			e->order = (r >> 3) % 4;
 			e->pfn = (r >> 8) % end;
 			e->cpu = (r >> 48) % (m->nr_cpus + 1);
@@ -193,9 +193,9 @@ static void compare_batch(const struct ps_machine *m, uint64_t end)
 			ps_counters_event(&d, &evs[i]);
 	}
 	CHECK(same_counters(&c, &d));
-	for (int t = 0; t < PS_EV_NR; t++)
+	for (int t = 0; t < PS_EV_KMEM_NR; t++)
 		nonzero += c.events[t] > 1000;
-	CHECK_EQ(nonzero, PS_EV_NR);
+	CHECK_EQ(nonzero, PS_EV_KMEM_NR);
 	CHECK(c.numa_miss > 0 && c.numa_hit > 0 && c.pfn_outside_zones > 0 && c.bad_order > 0);
 	CHECK(c.cpu_without_node > 0 && c.alloc_failed > 0 && c.pgfree > 0 && c.pgfree_batched_pages > 0);
 }

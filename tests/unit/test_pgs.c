@@ -107,7 +107,7 @@ static void make_events(void)
 	/* a realistic-looking mix, time sometimes going backwards across CPUs */
 	for (int i = 0; i < NR_RANDOM; i++) {
 		uint64_t x = rnd();
-		int type = x % PS_EV_NR;
+		int type = x % PS_EV_KMEM_NR;
 
 		ts += (x >> 8) % 5000;
 		/* cpus 0-2 and 300 (a two-byte varint, within the per-cpu state) */
@@ -428,7 +428,7 @@ static void check_same_reads(const char *p)
 
 	read_all(p, 0, &a);
 	expect_stats(&a, &x);
-	for (int t = 0; t < PS_EV_NR; t++)
+	for (int t = 0; t < PS_EV_KMEM_NR; t++)
 		CHECK_EQ(a.st.events[t], x.events[t]);
 	CHECK_EQ(a.st.alloc_failed, x.alloc_failed);
 	CHECK_EQ(a.st.out_of_order, x.out_of_order);
@@ -446,7 +446,7 @@ static void check_same_reads(const char *p)
 			       !(a.ev[i].comm == b.ev[i].comm ||
 				 (a.ev[i].comm && b.ev[i].comm && !strcmp(a.ev[i].comm, b.ev[i].comm)));
 		CHECK_EQ(bad, 0);
-		for (int t = 0; t < PS_EV_NR; t++)
+		for (int t = 0; t < PS_EV_KMEM_NR; t++)
 			CHECK_EQ(b.st.events[t], a.st.events[t]);
 		CHECK_EQ(b.st.alloc_failed, a.st.alloc_failed);
 		CHECK_EQ(b.st.out_of_order, a.st.out_of_order);

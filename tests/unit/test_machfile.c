@@ -591,7 +591,7 @@ static void test_pcp_rules(void)
 {
 	int h, b;
 
-	/* kernel-numa-pcp.md 6.3 example: 16M-page zone, 32 CPUs on its node, LOW 26922 */
+	/* docs/kernel-rules.md, Per-CPU lists, the example: 16M-page zone, 32 CPUs on its node, LOW 26922 */
 	ps_pcp_zone_default(PS_KVER(4, 4, 0), 16ull << 20, 26922, 32, 64, &h, &b);
 	CHECK(h == 186 && b == 31);
 	ps_pcp_zone_default(PS_KVER(4, 18, 0), 16ull << 20, 26922, 32, 64, &h, &b);

@@ -20,7 +20,8 @@ kswapd's reclaim speed), ahead (kswapd.ahead=1 under each 2-node run's recorded 
 wsf-sweep (numa_miss from both wsf recordings across vm.watermark_scale_factor 10..200), repeats
 (simulate mode on testdata/numa2-repeats, the workload recorded again at several wsf values, and
 the wsf 10 <-> 200 prediction against the kernel's means), wake-latency (numa_miss across
-kswapd.wake_latency_us on the 2-node runs and the repeats).  --markdown puts a heading and the
+kswapd.wake_latency_us on the 2-node runs and the repeats), lock (docs/lock-model.md's tables:
+lockstat's sections and cache-line transfers per layout, simulate mode across pcp.batch).  --markdown puts a heading and the
 command before each section's tables.  Every number comes from running pagesim.
 """
 import argparse, glob, os, subprocess, sys
@@ -100,6 +101,7 @@ TITLES = {
     "repeats": "The kernel's own spread: the workload recorded again",
     "wake-latency": "Simulate mode: kswapd's wake latency", "sensitivity": "Simulate mode: kswapd's reclaim speed",
     "endfree": "Free pages at the end of the run",
+    "lock": "The zone lock: pagesim lockstat and the pcp.batch sweep",
 }
 def want(name):
     """Whether section NAME runs; with --markdown, print its heading and command first."""
@@ -389,3 +391,33 @@ if want("endfree"):
             if any(c != "-" for c in cells):
                 print(f"| {t} | {z} | {k[z]} | " + " | ".join(cells) + " |")
     print()
+
+if want("lock"):
+    # pagesim lockstat: sections, contention and cache-line transfers of the 3.17 and 4.0 layouts,
+    # at the default cost per block and at the QEMU guests' own (3200 ns)
+    print("| trace (CPUs) | sections | contended at 60 ns | 3.17 / 4.0 at 60 ns | contended at 3200 ns | 3.17 / 4.0 at 3200 ns |")
+    print("|---|---|---|---|---|---|")
+    for t in ("numa2-base", "numa4-base", "numa2-frag", "uma-mixed"):
+        if t not in recorded:
+            continue
+        cells = []
+        for ns in ("60", "3200"):
+            l = {lay: kv(run("lockstat", "-q", "--layout", lay, "--set", f"lock.page_ns={ns}", trace(t))) for lay in ("3.17", "4.0")}
+            cells += [str(l["4.0"]["zone_lock_contended"]),
+                      f"{l['3.17']['zone_cacheline_transfers']} / {l['4.0']['zone_cacheline_transfers']}"]
+        cpus = 0
+        for f in glob.glob(os.path.join(tpath(t), "before/sys/devices/system/node/node*/cpulist")):
+            for part in open(f).read().strip().split(","):
+                lo, _, hi = part.partition("-")
+                cpus += int(hi or lo) - int(lo) + 1 if lo else 0
+        print(f"| {t} ({cpus}) | {l['4.0']['zone_lock_acquisitions']} | " + " | ".join(cells) + " |")
+    print()
+    # simulate mode's own per-CPU lists: zone-lock acquisitions and pages held across pcp.batch
+    if "numa2-base" in recorded:
+        print("| numa2-base, simulate | zone_lock_acquisitions | pcp_pages_held_avg |")
+        print("|---|---|---|")
+        for b in (16, 31, 63, 127):
+            m = kv(run("replay", "-q", "--mode", "simulate", "--set", f"pcp.batch={b}", "--set", f"pcp.high={6 * b}",
+                       trace("numa2-base")))
+            print(f"| pcp.batch={b}, pcp.high={6 * b} | {m['zone_lock_acquisitions']} | {m['pcp_pages_held_avg']} |")
+        print()

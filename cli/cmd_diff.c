@@ -3,7 +3,7 @@
  * cmd_diff.c - pagesim diff: counters of a base and of one or more new
  * columns side by side, in the kernel test robot's %stddev/%change rows,
  * in mmtests' column tables, or as JSON.  Each column is a group of
- * repeats (mean, sample stddev); inputs are read by trace/diffin.c.
+ * repeats (mean, sample stddev); inputs are read by cli/diffin.c.
  */
 #include <getopt.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_buddy.c - the buddy model (sim/buddy.c): random allocation/free
+ * test_buddy.c - the buddy model (sim/mm/buddy.c): random allocation/free
  * sequences checked after every step against a naive per-page reference
  * allocator; deterministic split, merge and list-placement cases; and one
  * scenario per kernel profile reproducing that version's fallback decision

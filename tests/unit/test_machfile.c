@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_machfile.c - machine files (sim/machfile.c) and the configs/ library:
+ * test_machfile.c - machine files (sim/config/machfile.c) and the configs/ library:
  * every configs/machines/ file loads into a consistent machine; every
  * configs/policies/ file loads with ps_policy_load and sets what its name
  * says; bad files fail with the file, line and key in the message;

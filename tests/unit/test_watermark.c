@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_watermark.c - sim/watermark.c against the kernel: every zone's
+ * test_watermark.c - sim/mm/watermark.c against the kernel: every zone's
  * min/low/high and protection (lowmem_reserve) in the zoneinfo of every
  * recorded sysroot (testdata/STAR/before, testdata/numa2/STAR/before, ...) and
  * of two zoneinfo files embedded here, recomputed from the machine and the

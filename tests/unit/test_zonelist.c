@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_zonelist.c - sim/zonelist.c: the node fallback order of the
+ * test_zonelist.c - sim/mm/zonelist.c: the node fallback order of the
  * recorded 2- and 4-node machines (their before/sys/.../distance files)
  * against the "Fallback order for Node N" lines their kernels printed at
  * boot (info/dmesg_boot); hand-traced 4-node machines where the node_load

@@ -40,9 +40,9 @@ done
 read -r trace kernel <<< "$(awk '$1 == "pgalloc_normal" { print $2, $3 }' "$TMP/check")"
 [ "$trace" -ge 5120 ] || fail "pgalloc_normal $trace: 20 MiB needs 5120 pages"
 # the ring buffer's own pages (64 MiB per CPU here: 16384 per CPU) must fall outside
-# the window the kernel's counters are read around: once they fell inside, and every
-# --check had the kernel that many pages ahead (5,606 against 77,309).  Alone on this
-# machine the two agree within 0.3% (README), but its kernel's file writes come with
+# the window the kernel's counters are read around: inside it, every --check has the
+# kernel that many pages ahead (5,606 against 77,309).  Alone on this machine the
+# two agree within 0.3% (docs/fidelity.md), but its kernel's file writes come with
 # allocations no event shows, and the tests running beside this one write files
 # (-6% to -34% of a few thousand pages seen), so the test asks for less than half the
 # ring buffer's pages apart (sizing allocates what the instance's default lacks).

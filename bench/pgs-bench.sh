@@ -1,15 +1,20 @@
 #!/bin/bash
-# pgs-bench.sh [TRACE_DIR...] - pagesim files against trace.dat on the shared
-# traces (default /work/shared/traces/*): bytes per event on disk, the time
-# of 'pagesim stat' (whole command, hyperfine when installed, else the best of
-# 5 runs), and the decode rate of the reader loop alone (pgs_read_speed.c).
-# Run from anywhere after 'ninja -C build'; results go to stdout as a table.
+# pgs-bench.sh [--markdown] [TRACE...] - pagesim files against trace.dat: bytes per event
+# on disk, the time of 'pagesim stat' (whole command, hyperfine when installed, else the
+# best of 5 runs), and the decode rate of the reader loop alone (pgs_read_speed.c).
+# TRACE is a trace.dat (or a run directory holding one), converted to a pagesim file
+# for the comparison, or a pagesim file, measured alone; default: every trace.dat and
+# pagesim file of a recorded run in testdata/.  --markdown prints the table in markdown
+# (docs/performance.md).  Run from anywhere after 'ninja -C build'.
 set -eu
 cd "$(dirname "$0")/.."
 P=build/pagesim
 [ -x "$P" ] || { echo "build first: ninja -C build" >&2; exit 1; }
-dirs=("$@")
-[ ${#dirs[@]} -gt 0 ] || dirs=(/work/shared/traces/*/)
+md=
+[ "${1:-}" = --markdown ] && { md=1; shift; }
+inputs=("$@")
+[ ${#inputs[@]} -gt 0 ] || inputs=(testdata/*/trace.dat testdata/slices/*/trace.dat testdata/numa2/*.pgs \
+	testdata/numa4/*.pgs testdata/uma/*.pgs)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cc -O2 -o "$T/speed" -I. bench/pgs_read_speed.c build/libpagesim.a \
@@ -34,26 +39,55 @@ stat_time() {
 	fi
 }
 
-printf '%-14s %9s | %8s %8s %8s | %9s %9s %6s | %10s %10s\n' trace events dat_B/ev pgs_B/ev pgs_ev_B \
-	dat_stat pgs_stat speedup dat_Mev/s pgs_Mev/s
-for d in "${dirs[@]}"; do
-	d=${d%/}
-	n=$(basename "$d")
-	[ -e "$d/trace.dat" ] || continue
-	"$P" convert -q -o "$T/$n.pgs" "$d/trace.dat" 2> /dev/null
-	"$P" convert -o "$T/x.pgs" "$d/trace.dat" 2> "$T/conv" > /dev/null
-	ev_bytes=$(sed -n 's/.*events: \([0-9.]*\) bytes per event.*/\1/p' "$T/conv")
-	read -r rate_pgs events < <("$T/speed" "$T/$n.pgs" 1)
-	read -r rate_dat _ < <("$T/speed" "$d/trace.dat" 1)
-	dat_size=$(stat -c %s "$d/trace.dat")
-	pgs_size=$(stat -c %s "$T/$n.pgs")
-	t_dat=$(stat_time "$d/trace.dat")
-	t_pgs=$(stat_time "$T/$n.pgs")
+# bytes of a pagesim file's event frames (section headers included)
+frame_bytes() {
+	python3 tests/cli/data/pgs/sections.py "$1" | awk '$1 == "EVTS" { n += $3 - $2 } END { print n + 0 }'
+}
+
+if [ -n "$md" ]; then
+	echo "| trace | events | trace.dat B/event | pagesim B/event (file / frames) | \`stat\` trace.dat | \`stat\` pagesim | reader + counters: trace.dat | pagesim |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+else
+	printf '%-14s %9s | %8s %8s %8s | %9s %9s %6s | %10s %10s\n' trace events dat_B/ev pgs_B/ev pgs_ev_B \
+		dat_stat pgs_stat speedup dat_Mev/s pgs_Mev/s
+fi
+for f in "${inputs[@]}"; do
+	f=${f%/}
+	[ -d "$f" ] && f=$f/trace.dat
+	[ -e "$f" ] || { echo "pgs-bench: no $f" >&2; exit 1; }
+	case $f in
+	*.pgs) n=$(basename "$f" .pgs) pgs=$f dat= ;;
+	*) n=$(basename "$(dirname "$f")") pgs=$T/x.pgs dat=$f
+	   "$P" convert -q -o "$pgs" "$dat" 2> /dev/null ;;
+	esac
+	case $f in */slices/*) n="$n (slice)" ;; esac
+	read -r rate_pgs events < <("$T/speed" "$pgs" 1)
+	pgs_size=$(stat -c %s "$pgs")
+	ev_bytes=$(frame_bytes "$pgs")
+	t_pgs=$(stat_time "$pgs")
+	dat_size= rate_dat= t_dat=
+	if [ -n "$dat" ]; then
+		read -r rate_dat _ < <("$T/speed" "$dat" 1)
+		dat_size=$(stat -c %s "$dat")
+		t_dat=$(stat_time "$dat")
+	fi
 	awk -v n="$n" -v ev="$events" -v ds="$dat_size" -v ps="$pgs_size" -v eb="$ev_bytes" -v td="$t_dat" -v tp="$t_pgs" \
-		-v rd="$rate_dat" -v rp="$rate_pgs" 'BEGIN {
-		printf "%-14s %9d | %8.2f %8.2f %8.2f | %8.3fs %8.3fs %5.1fx | %10.1f %10.1f\n",
-			n, ev, ds / ev, ps / ev, eb, td, tp, td / tp, rd / 1e6, rp / 1e6 }'
+		-v rd="$rate_dat" -v rp="$rate_pgs" -v md="$md" 'BEGIN {
+		if (md) {
+			printf "| %s | %d | %s | %.2f / %.2f | %s | %.3f s | %s | %.1f M/s |\n", n, ev,
+				ds == "" ? "-" : sprintf("%.2f", ds / ev), ps / ev, eb / ev,
+				td == "" ? "-" : sprintf("%.3f s", td), tp,
+				rd == "" ? "-" : sprintf("%.1f M/s", rd / 1e6), rp / 1e6
+		} else if (ds == "") {
+			printf "%-14s %9d | %8s %8.2f %8.2f | %9s %8.3fs %6s | %10s %10.1f\n",
+				n, ev, "-", ps / ev, eb / ev, "-", tp, "-", "-", rp / 1e6
+		} else {
+			printf "%-14s %9d | %8.2f %8.2f %8.2f | %8.3fs %8.3fs %5.1fx | %10.1f %10.1f\n",
+				n, ev, ds / ev, ps / ev, eb / ev, td, tp, td / tp, rd / 1e6, rp / 1e6
+		}
+	}'
 done
+[ -n "$md" ] && exit 0
 echo
 echo "dat_B/ev: trace.dat bytes per event; pgs_B/ev: whole pagesim file (snapshots included);"
 echo "pgs_ev_B: its event frames only; *_stat: 'pagesim stat -q' wall time (whole command);"

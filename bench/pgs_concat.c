@@ -4,7 +4,7 @@
  * the events of TRACE (any format pagesim reads) repeated COPIES times, each
  * copy shifted in time past the end of the one before it, CPUs and pids
  * kept, pfns kept (copy k starts from the state copy k-1 left; see
- * "Performance" in README.md for when that holds and how bench/run.sh
+ * docs/performance.md, "Large traces", for when that holds and how bench/run.sh
  * checks it).
  *
  * Writes a pagesim file (-o) carrying the sysroot's before/ files (and the

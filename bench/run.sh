@@ -3,10 +3,11 @@
 # run.sh - pagesim against trace-cmd, side by side in one run: whole-process
 # wall time, events per second and peak memory (/usr/bin/time "Maximum
 # resident set size") of
-#   trace-cmd report TRACE.dat             pagesim stat TRACE.dat
+#   trace-cmd report TDAT                  pagesim stat TDAT
 #   the same on bench/out/tdat-large/trace.dat when bench/record-tdat.sh made it
-#   pagesim stat on the same events as trace-cmd report text (zstd) and as a pagesim file
-#   pagesim stat on large traces built from the real one (ftrace text and pagesim file)
+#   pagesim stat on the same events as trace-cmd report text (zstd), when TDAT has one beside it
+#   pagesim stat on SRC as a pagesim file
+#   pagesim stat on large traces built from SRC (ftrace text and pagesim file)
 #   pagesim replay --mode follow / --mode simulate, 1 M and 100 M events (bytes per page)
 # Not part of the test suite.  Generated traces go to bench/out/ (ignored by
 # git) and are reused while the source trace and bench/pgs_concat.c are
@@ -17,20 +18,35 @@
 # a shared machine:
 #
 #   nice -n 10 bench/run.sh                       # numa2-zrm1, 100 M events
-#   SRC=/work/shared/traces/numa2-base EVENTS=20000000 REPEAT=5 bench/run.sh
+#   SRC=testdata/numa2/numa2-base.pgs EVENTS=20000000 REPEAT=5 bench/run.sh
 #
 # PAGESIM_DECODE_THREADS=1 keeps pagesim's file reader to one thread (the
 # one-core figure); by default it decompresses frames on a second thread.
 #
-# Environment: SRC (a real trace directory with trace.dat, trace.txt.zst and
-# before/), EVENTS (large trace, default 100000000), TEXT_EVENTS (large text
+# Environment: SRC (the events the large traces are made of: a pagesim file
+# with its run directory beside it, default testdata/numa2/numa2-zrm1.pgs, or
+# a run directory with trace.dat and before/), TDAT (a trace.dat for the
+# trace-cmd rows, default SRC's or testdata/slices/numa2-frag/trace.dat),
+# EVENTS (large trace, default 100000000), TEXT_EVENTS (large text
 # trace, default 10000000), REPEAT (default 3), MACHINE (a machine file for
 # replay --mode simulate --machine; default configs/machines/ivb-ep-2s-64g.machine
 # when pagesim can load it, else the trace's own sysroot), CPU_MAP.
 set -eu
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-SRC=${SRC:-/work/shared/traces/numa2-zrm1}
+SRC=${SRC:-testdata/numa2/numa2-zrm1.pgs}
+SRC=${SRC%/}
+case $SRC in
+*.pgs) SRC_TRACE=$SRC SYSROOT=${SRC%.pgs}/before ;;
+*) SRC_TRACE=$SRC/trace.dat SYSROOT=$SRC/before ;;
+esac
+[ -e "$SRC_TRACE" ] || { echo "no trace $SRC_TRACE (SRC: a pagesim file or a run directory)" >&2; exit 1; }
+[ -d "$SYSROOT" ] || { echo "no sysroot $SYSROOT beside $SRC_TRACE" >&2; exit 1; }
+if [ -z "${TDAT:-}" ]; then
+	TDAT=testdata/slices/numa2-frag/trace.dat
+	[ -e "$SRC/trace.dat" ] && TDAT=$SRC/trace.dat
+fi
+TTXT=$(dirname "$TDAT")/trace.txt.zst
 EVENTS=${EVENTS:-100000000}
 TEXT_EVENTS=${TEXT_EVENTS:-10000000}
 REPEAT=${REPEAT:-3}
@@ -61,7 +77,7 @@ cc -O2 -o "$OUT/pgs_concat" -I. bench/pgs_concat.c "$B/libpagesim.a" \
 make_file() {
 	local target=$1
 	shift
-	if [ -s "$target" ] && [ "$target" -nt bench/pgs_concat.c ] && [ "$target" -nt "$SRC/trace.dat" ]; then
+	if [ -s "$target" ] && [ "$target" -nt bench/pgs_concat.c ] && [ "$target" -nt "$SRC_TRACE" ]; then
 		return
 	fi
 	echo "building $target" >&2
@@ -69,14 +85,17 @@ make_file() {
 }
 concat() {	# concat OUT EVENTS [TEXT]
 	if [ $# -gt 2 ]; then
-		"$OUT/pgs_concat" -c -e "$2" -t - -o "$1" "$SRC/trace.dat" | zstd -q -1 -T0 -f -o "$3"
+		"$OUT/pgs_concat" -c -e "$2" -s "$SYSROOT" -t - -o "$1" "$SRC_TRACE" | zstd -q -1 -T0 -f -o "$3"
 	else
-		"$OUT/pgs_concat" -c -e "$2" -o "$1" "$SRC/trace.dat"
+		"$OUT/pgs_concat" -c -e "$2" -s "$SYSROOT" -o "$1" "$SRC_TRACE"
 	fi
 }
-name=$(basename "$SRC")
+name=$(basename "$SRC" .pgs)
 real_pgs=$OUT/$name.pgs
-make_file "$real_pgs" "$P" convert -q -o "$real_pgs" "$SRC/trace.dat"
+case $SRC_TRACE in
+*.pgs) real_pgs=$SRC_TRACE ;;
+*) make_file "$real_pgs" "$P" convert -q -o "$real_pgs" "$SRC_TRACE" ;;
+esac
 make_file "$OUT/$name-1m.pgs" concat "$OUT/$name-1m.pgs" 1000000
 make_file "$OUT/$name-text-$TEXT_EVENTS.txt.zst" concat "$OUT/$name-text-$TEXT_EVENTS.pgs" "$TEXT_EVENTS" "$OUT/$name-text-$TEXT_EVENTS.txt.zst"
 make_file "$OUT/$name-$EVENTS.pgs" concat "$OUT/$name-$EVENTS.pgs" "$EVENTS"
@@ -93,7 +112,7 @@ if [ -e "$MACHINE" ] && "$P" replay -q --mode simulate --machine "$MACHINE" ${CP
 	sim_args=(--machine "$MACHINE" ${CPU_MAP:+--cpu-map "$CPU_MAP"})
 	sim_machine="$MACHINE"
 else
-	sim_machine="$SRC/before (2 nodes; $MACHINE not loadable yet)"
+	sim_machine="$SYSROOT (the trace's own machine; $MACHINE not loadable)"
 fi
 
 RES=$OUT/results.md
@@ -128,6 +147,7 @@ measure() {
 }
 
 n_real=$(events_of "$real_pgs")
+n_small=$(events_of "$TDAT")
 n_text=$(events_of "$OUT/$name-text-$TEXT_EVENTS.pgs")
 n_1m=$(events_of "$OUT/$name-1m.pgs")
 n_big=$(events_of "$OUT/$name-$EVENTS.pgs")
@@ -135,23 +155,23 @@ n_big=$(events_of "$OUT/$name-$EVENTS.pgs")
 # follow-mode defects of the large trace (the copies must pair up)
 defects=$("$P" replay -q --mode follow "$OUT/$name-$EVENTS.pgs" 2> /dev/null | awk '$1 == "replay_defects" { print $2 }')
 
-echo "pagesim $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- trace sim cli || echo +), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)" >&2
-measure "trace-cmd report trace.dat" "$n_real" trace-cmd report "$SRC/trace.dat"
+echo "pagesim $("$P" --version 2>/dev/null | head -1), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+measure "trace-cmd report trace.dat" "$n_small" trace-cmd report -i "$TDAT"
 t_tc=$last_best c_tc=$last_cpu
-measure "pagesim stat trace.dat" "$n_real" "$P" stat -q "$SRC/trace.dat"
+measure "pagesim stat trace.dat" "$n_small" "$P" stat -q "$TDAT"
 t_dat=$last_best c_dat=$last_cpu
 # a large real trace.dat of this machine (bench/record-tdat.sh, needs root), when there is one
-TDAT=$OUT/tdat-large/trace.dat
-if [ -e "$TDAT" ]; then
-	n_tdat=$(events_of "$TDAT")
-	measure "trace-cmd report trace.dat, large (record-tdat.sh)" "$n_tdat" trace-cmd report -i "$TDAT"
+TDAT_LARGE=$OUT/tdat-large/trace.dat
+if [ -e "$TDAT_LARGE" ]; then
+	n_large=$(events_of "$TDAT_LARGE")
+	measure "trace-cmd report trace.dat, large (record-tdat.sh)" "$n_large" trace-cmd report -i "$TDAT_LARGE"
 	t_tcl=$last_best c_tcl=$last_cpu
-	measure "pagesim stat trace.dat, large (record-tdat.sh)" "$n_tdat" "$P" stat -q "$TDAT"
+	measure "pagesim stat trace.dat, large (record-tdat.sh)" "$n_large" "$P" stat -q "$TDAT_LARGE"
 	t_datl=$last_best c_datl=$last_cpu
 fi
-measure "pagesim stat trace-cmd text (zstd)" "$n_real" "$P" stat -q --sysroot "$SRC/before" "$SRC/trace.txt.zst"
+[ -e "$TTXT" ] && measure "pagesim stat trace-cmd text (zstd) of the same events" "$n_small" "$P" stat -q "$TTXT"
 measure "pagesim stat pagesim file" "$n_real" "$P" stat -q "$real_pgs"
-measure "pagesim stat ftrace text (zstd), large" "$n_text" "$P" stat -q --sysroot "$SRC/before" "$OUT/$name-text-$TEXT_EVENTS.txt.zst"
+measure "pagesim stat ftrace text (zstd), large" "$n_text" "$P" stat -q --sysroot "$SYSROOT" "$OUT/$name-text-$TEXT_EVENTS.txt.zst"
 measure "pagesim stat pagesim file, large" "$n_text" "$P" stat -q "$OUT/$name-text-$TEXT_EVENTS.pgs"
 measure "pagesim stat pagesim file, 1 M" "$n_1m" "$P" stat -q "$OUT/$name-1m.pgs"
 measure "pagesim stat pagesim file, $((EVENTS / 1000000)) M, one thread" "$n_big" \
@@ -168,6 +188,7 @@ measure "replay simulate, $((EVENTS / 1000000)) M, one thread" "$n_big" \
 t_sim1=$last_best c_sim1=$last_cpu
 
 {
+	echo "trace.dat rows: $TDAT ($n_small events)."
 	echo "Source: $SRC ($n_real events); large traces: bench/pgs_concat -c (copies shifted in time, pfns and task names kept,"
 	echo "each copy closed); follow-mode defects of the $n_big-event trace: $defects."
 	echo "Replay machine: $sim_machine.  $REPEAT runs each; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)."

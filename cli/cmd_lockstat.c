@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cmd_lockstat.c - pagesim lockstat: the zone-lock and cache-line model in
- * follow mode, driven straight from a trace (sim/lock.h groups the events
+ * follow mode, driven straight from a trace (sim/mm/lock.h groups the events
  * into the sections the kernel ran under zone->lock).
  */
 #include <getopt.h>

@@ -5,14 +5,12 @@ root=$(dirname "$here")
 PAGESIM=${PAGESIM:-$root/build/pagesim}
 [ -x "$PAGESIM" ] || { echo "build pagesim first: ./setup.sh (or meson setup build && ninja -C build)" >&2; exit 1; }
 out=${OUT:-$(mktemp -d)}
-# trace NAME: the bundled pagesim file of a shared run, else the shared run itself
+# trace NAME: the bundled pagesim file of a recorded run
 trace() {
 	if [ -f "$root/testdata/numa2/$1.pgs" ]; then
 		echo "$root/testdata/numa2/$1.pgs"
-	elif [ -f "$root/../shared/traces/$1/trace.dat" ]; then
-		echo "$root/../shared/traces/$1/trace.dat"
 	else
-		echo "no trace $1 (testdata/numa2/$1.pgs or ../shared/traces/$1)" >&2
+		echo "no trace $1 (testdata/numa2/$1.pgs)" >&2
 		exit 1
 	fi
 }

@@ -2,7 +2,7 @@
 # fuzz/run.sh - runs each libFuzzer target for a bounded time, seeded from
 # fuzz/corpus/TARGET (read only: new inputs go to a scratch corpus).
 #
-#   fuzz/run.sh [-t SECONDS | -n RUNS] [-l BYTES] [-u] [-k] [TARGET...]
+#   fuzz/run.sh [-t SECONDS | -n RUNS] [-l BYTES] [-u] [-k] [-m] [TARGET...]
 #                                        default: 45 s each, every target
 #
 #   -t SECONDS  time per target (CI: 45; a longer run: -t 1200)
@@ -12,6 +12,7 @@
 #   -u          the UBSan-only build (build-fuzz-ubsan): 3-4x the executions
 #               per second of ASan+UBSan, for long runs
 #   -k          keep the scratch corpora (printed) to grow fuzz/corpus by hand
+#   -m, --markdown  the per-target lines as a markdown table (docs/performance.md)
 #
 # Builds build-fuzz (CC=clang, -Dfuzz=true, ASan+UBSan) if needed.  Prints
 # one line per target: executions, seconds, exec/s, corpus size.  Exits 1 if
@@ -19,15 +20,17 @@
 # did it is kept in fuzz/crashes/ (reproduce: build-fuzz/fuzz/TARGET FILE).
 set -u
 cd "$(dirname "$0")/.."
-secs=45 runs= keep= san=address,undefined B=${FUZZ_BUILD:-build-fuzz} maxlen=65536
-while getopts t:n:l:uk o; do
+secs=45 runs= keep= md= san=address,undefined B=${FUZZ_BUILD:-build-fuzz} maxlen=65536
+for a in "$@"; do shift; [ "$a" = --markdown ] && a=-m; set -- "$@" "$a"; done
+while getopts t:n:l:ukm o; do
 	case $o in
 	t) secs=$OPTARG ;;
 	n) runs=$OPTARG secs=0 ;;
 	u) san=undefined B=${FUZZ_BUILD:-build-fuzz-ubsan} ;;
 	l) maxlen=$OPTARG ;;
 	k) keep=1 ;;
-	*) echo "usage: fuzz/run.sh [-t SECONDS | -n RUNS] [-l BYTES] [-u] [-k] [TARGET...]" >&2; exit 2 ;;
+	m) md=1 ;;
+	*) echo "usage: fuzz/run.sh [-t SECONDS | -n RUNS] [-l BYTES] [-u] [-k] [-m] [TARGET...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -46,6 +49,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 # fuzz_tdat*: libtraceevent keeps strings of the event formats libtracecmd parses (tests/lsan.supp)
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
 status=0
+[ -n "$md" ] && printf '| target | executions | seconds | exec/s | build | new corpus inputs | crashes |\n|---|---:|---:|---:|---|---:|---:|\n'
 for t in $targets; do
 	t=${t#fuzz_}
 	mkdir -p "$work/$t"
@@ -61,7 +65,11 @@ for t in $targets; do
 	time=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/$t.log")
 	ncorp=$(ls "$work/$t" | wc -l)
 	took=$(($(date +%s) - start))
-	if [ $rc -ne 0 ]; then
+	if [ -n "$md" ]; then
+		[ $rc -ne 0 ] && status=1
+		printf '| `fuzz_%s` | %s | %s | %s | %s | %s | %s |\n' "$t" "${nexec:-?}" "$took" "${time:-?}" "$san" "$ncorp" \
+			"$([ $rc -ne 0 ] && echo "1 (exit $rc)" || echo 0)"
+	elif [ $rc -ne 0 ]; then
 		status=1
 		echo "fuzz_$t: FAILED (exit $rc) after ${nexec:-?} executions; log:"
 		grep -E 'ERROR|SUMMARY|runtime error|Test unit written|#0 |#1 |#2 |#3 ' "$work/$t.log" | head -20

@@ -129,7 +129,7 @@ enum ps_migratetype {
 
 /*
  * The highest buddy order an event may carry (x86-64 MAX_PAGE_ORDER, every
- * version; sim/machine.h's PS_NR_ORDERS - 1): readers skip events above it
+ * version; lib/machine.h's PS_NR_ORDERS - 1): readers skip events above it
  * as bad fields rather than count 2^order pages of nothing.
  */
 #define PS_EV_MAX_ORDER 10

@@ -15,7 +15,7 @@
 # Tracing is always cleaned up (trap): the instance is removed, its events disabled, and the size of
 # the top-level buffer is put back if anything changed it.
 #
-# What a run holds (same layout as /work/shared/traces/uma-mixed):
+# What a run holds:
 #   before/ after/        the kernel's files as a sysroot (proc/..., sys/devices/system/node/...)
 #   trace.txt.zst         the kernel's own text of the instance's `trace` file (zstd -19)
 #   trace.dat             `trace-cmd extract -B INSTANCE` of the same ring buffers (v7, zstd)
@@ -322,7 +322,7 @@ write_readme() {
         echo "# $run"
         echo
         echo "Real trace of this machine: $(nproc) CPUs, nodes online: $(cat /sys/devices/system/node/online | tr -d '\n'), kernel $(cat /proc/sys/kernel/osrelease), $(. /etc/os-release; echo "$PRETTY_NAME") userland."
-        echo "Recorded $(date -u +%Y-%m-%d) by testdata/record-testdata.sh; tracing on for $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s."
+        echo "Recorded by testdata/record-testdata.sh; tracing on for $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s."
         echo
         echo "## Workload"
         echo

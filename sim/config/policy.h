@@ -27,7 +27,7 @@
 
 /*
  * The model kswapd's reclaim speed when no policy sets it: the fastest
- * kswapd bursts in the shared QEMU traces free about 52 (numa2-base) to 122
+ * kswapd bursts in the recorded QEMU traces (testdata/numa2) free about 52 (numa2-base) to 122
  * (numa2-wsf200) pages per ms; 100 is their middle.
  */
 #define PS_KSWAPD_RATE_DEFAULT 100

@@ -2,8 +2,8 @@
 /*
  * profile.h - kernel policy profiles: which version's free-list, fallback
  * and per-CPU list rules the model follows.  The switches and their
- * version boundaries come from ../shared/docs/kernel-freelists.md (section 9)
- * and kernel-numa-pcp.md (section 8); uncertain boundaries are noted there.
+ * version boundaries: docs/kernel-rules.md, Profiles (the fallback rules:
+ * Fallbacks; how sure each boundary is: Sources).
  */
 #ifndef PS_PROFILE_H
 #define PS_PROFILE_H

@@ -54,7 +54,7 @@ enum ps_extfrag_row {
 
 extern const char *const ps_extfrag_names[PS_XF_NR];
 
-/* zone_statistics' rule, per kernel version (kernel-numa-pcp.md 2.4-2.5) */
+/* zone_statistics' rule, per kernel version (docs/kernel-rules.md, NUMA counters) */
 enum ps_numa_stat_rule {
 	PS_NUMA_STAT_PREF,		/* 4.10+ */
 	PS_NUMA_STAT_PREF_OTHERNODE,	/* <= 4.6 */

@@ -11,8 +11,9 @@
  *    from a running machine's counts it comes out a little larger.
  *  - THP sizing assumes x86-64 (MIGRATE_PCPTYPES 3, the pageblock order of
  *    the machine).  CONFIG_UNACCEPTED_MEMORY (6.5+) is not modelled.
- *  - Version boundaries not pinned to one release are the ones of
- *    ../shared/docs/kernel-numa-pcp.md; the uncertain ones are marked here.
+ *  - Version boundaries not pinned to one release are those of
+ *    docs/kernel-rules.md (Watermarks, Sources); the uncertain ones are
+ *    marked here.
  */
 #include <stdlib.h>
 #include <string.h>

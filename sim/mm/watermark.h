@@ -6,9 +6,8 @@
  * computes them.  Pure functions over plain data: a machine (sim/machine.h),
  * tunables, and free counts the caller passes in.
  *
- * The rules and their version boundaries are in
- * ../shared/docs/kernel-numa-pcp.md, sections 3.7-3.8 and 4, checked
- * against the release trees listed there (section 9).  Zone indices are
+ * The rules and their version boundaries: docs/kernel-rules.md,
+ * lowmem_reserve, Watermarks and Watermark boost.  Zone indices are
  * pagesim's enum ps_zone_type throughout; the kernel's own index differs
  * (x86-64 has no ZONE_HIGHMEM) but keeps the same order, so "zone i lies
  * under zone j" is the same comparison.

@@ -6,8 +6,7 @@
  * optionally in zone order; ZONELIST_NOFALLBACK (__GFP_THISNODE) over the
  * node itself; and gfp_zone(), the highest zone a request may use.
  *
- * Rules: ../shared/docs/kernel-numa-pcp.md section 3, checked against the
- * release trees of its section 9.  Zones are named by (node, enum
+ * Rules: docs/kernel-rules.md, Zonelists.  Zones are named by (node, enum
  * ps_zone_type); pagesim's type order is the kernel's zone index order.
  */
 #ifndef PS_ZONELIST_H

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_buddy.c - the buddy model (sim/buddy.c): random allocation/free
+ * test_buddy.c - the buddy model (sim/mm/buddy.c): random allocation/free
  * sequences checked after every step against a naive per-page reference
  * allocator; deterministic split, merge and list-placement cases; and one
  * scenario per kernel profile reproducing that version's fallback decision
- * (../shared/docs/kernel-freelists.md sections 2-4).
+ * (docs/kernel-rules.md: Taking a block from the buddy, Freeing and merging, Fallbacks).
  *
  * Zones are 8192 pages from pfn 0x1000 with pageblock order 9 unless a case
  * says otherwise; index 0 of the model's arrays is pfn 0x1000.
@@ -326,7 +326,7 @@ static int alloc_one(struct run *u, int order, int mt, int *mode, int nofrag)
 			return run_fail(u, "extfrag change_ownership is not the pageblock's type");
 		if (u->r.nofrag[0] && fo < PB)
 			return run_fail(u, "fragmenting fallback under ALLOC_NOFRAGMENT");
-		/* which page the event names (kernel-freelists.md 7.1) */
+		/* which page the event names (docs/kernel-rules.md, Tracepoints) */
 		if (style == PS_FB_MOVE_RETRY) {
 			if ((eidx & ((1u << fo) - 1)) ||
 			    (eidx & ~(span - 1)) != (idx & ~(span - 1)))
@@ -609,7 +609,7 @@ static void test_unaligned(void)
 	ps_zone_destroy(&z);
 }
 
-/* Merging at and above pageblock order (kernel-freelists.md 3.2) and large frees (3.5). */
+/* Merging at and above pageblock order and large frees (docs/kernel-rules.md, Freeing and merging). */
 static void test_merge_rules(void)
 {
 	static const char *const profs[] = { "4.4", "5.10", "6.10" };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_counters.c - the counters' pfn -> zone table (sim/counters.c) gives
+ * test_counters.c - the counters' pfn -> zone table (sim/mm/vmstat.c) gives
  * the zone ps_machine_zone_of() gives, pfn by pfn, on layouts that make the
  * table fall back: zone boundaries inside a chunk, nested spans (a node's
  * DMA32 covering another node's range), gaps between zones, and a layout

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_machfile.c - machine files (sim/machfile.c) and the configs/ library:
+ * test_machfile.c - machine files (sim/config/machfile.c) and the configs/ library:
  * every configs/machines/ file loads into a consistent machine; every
  * configs/policies/ file loads with ps_policy_load and sets what its name
  * says; bad files fail with the file, line and key in the message;
  * qemu-2n-256m.machine gives the same machine as the numa2-base sysroot it
- * was copied from (the shared one, or an embedded copy of its files);
+ * was copied from (testdata/numa2/numa2-base/before);
  * the derived zones, watermarks, lowmem_reserve and pcp sizes of the 64 GiB
  * machine against a hand computation; the pcp rules against every recorded
  * sysroot's pagesets.
@@ -379,136 +379,6 @@ static void test_errors(void)
 
 /* ---- qemu-2n-256m.machine against the sysroot it was copied from */
 
-static const char numa2_zoneinfo[] =
-	"Node 0, zone DMA\n"
-	" min 22\n"
-	" low 27\n"
-	" high 32\n"
-	" spanned 4095\n"
-	" present 3998\n"
-	" managed 3840\n"
-	" protection: (0, 63, 186, 186, 186)\n"
-	" pagesets\n"
-	" cpu: 0\n"
-	" high: 13\n"
-	" batch: 1\n"
-	" start_pfn: 1\n"
-	"Node 0, zone DMA32\n"
-	" min 95\n"
-	" low 118\n"
-	" high 141\n"
-	" spanned 1044480\n"
-	" present 28633\n"
-	" managed 16291\n"
-	" protection: (0, 0, 123, 123, 123)\n"
-	" pagesets\n"
-	" cpu: 0\n"
-	" high: 59\n"
-	" batch: 3\n"
-	" start_pfn: 4096\n"
-	"Node 0, zone Normal\n"
-	" min 184\n"
-	" low 230\n"
-	" high 276\n"
-	" spanned 32768\n"
-	" present 32768\n"
-	" managed 31573\n"
-	" protection: (0, 0, 0, 0, 0)\n"
-	" pagesets\n"
-	" cpu: 0\n"
-	" high: 115\n"
-	" batch: 7\n"
-	" start_pfn: 1048576\n"
-	"Node 0, zone Movable\n"
-	" min 0\n"
-	" low 0\n"
-	" high 0\n"
-	" spanned 0\n"
-	" present 0\n"
-	" managed 0\n"
-	" protection: (0, 0, 0, 0, 0)\n"
-	"Node 0, zone Device\n"
-	" min 0\n"
-	" low 0\n"
-	" high 0\n"
-	" spanned 0\n"
-	" present 0\n"
-	" managed 0\n"
-	" protection: (0, 0, 0, 0, 0)\n"
-	"Node 1, zone DMA\n"
-	" min 0\n"
-	" low 0\n"
-	" high 0\n"
-	" spanned 0\n"
-	" present 0\n"
-	" managed 0\n"
-	" protection: (0, 0, 0, 0, 0)\n"
-	"Node 1, zone DMA32\n"
-	" min 0\n"
-	" low 0\n"
-	" high 0\n"
-	" spanned 0\n"
-	" present 0\n"
-	" managed 0\n"
-	" protection: (0, 0, 0, 0, 0)\n"
-	"Node 1, zone Normal\n"
-	" min 375\n"
-	" low 468\n"
-	" high 561\n"
-	" spanned 65536\n"
-	" present 65536\n"
-	" managed 64318\n"
-	" protection: (0, 0, 0, 0, 0)\n"
-	" pagesets\n"
-	" cpu: 0\n"
-	" high: 234\n"
-	" batch: 15\n"
-	" start_pfn: 1081344\n"
-	"Node 1, zone Movable\n"
-	" min 0\n"
-	" low 0\n"
-	" high 0\n"
-	" spanned 0\n"
-	" present 0\n"
-	" managed 0\n"
-	" protection: (0, 0, 0, 0, 0)\n"
-	"Node 1, zone Device\n"
-	" min 0\n"
-	" low 0\n"
-	" high 0\n"
-	" spanned 0\n"
-	" present 0\n"
-	" managed 0\n"
-	" protection: (0, 0, 0, 0, 0)\n";
-
-static void make_embedded_sysroot(char *dir, size_t len)
-{
-	static const char *const dirs[] = {
-		"", "/proc", "/proc/sys", "/proc/sys/kernel", "/sys", "/sys/devices",
-		"/sys/devices/system", "/sys/devices/system/node",
-		"/sys/devices/system/node/node0", "/sys/devices/system/node/node1",
-	};
-	char p[5000];
-
-	snprintf(dir, len, "%s/numa2-base-before", tmpdir);
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(p, sizeof(p), "%s%s", dir, dirs[i]);
-		mkdir(p, 0755);
-	}
-	snprintf(p, sizeof(p), "%s/proc/zoneinfo", dir);
-	write_file(p, numa2_zoneinfo);
-	snprintf(p, sizeof(p), "%s/proc/sys/kernel/osrelease", dir);
-	write_file(p, "6.1.0-57-amd64\n");
-	snprintf(p, sizeof(p), "%s/sys/devices/system/node/node0/cpulist", dir);
-	write_file(p, "0-1\n");
-	snprintf(p, sizeof(p), "%s/sys/devices/system/node/node0/distance", dir);
-	write_file(p, "10 20\n");
-	snprintf(p, sizeof(p), "%s/sys/devices/system/node/node1/cpulist", dir);
-	write_file(p, "2-3\n");
-	snprintf(p, sizeof(p), "%s/sys/devices/system/node/node1/distance", dir);
-	write_file(p, "20 10\n");
-}
-
 static void compare_machines(const struct ps_machine *a, const struct ps_machine *b)
 {
 	CHECK(!strcmp(a->release, b->release));
@@ -550,18 +420,9 @@ static void compare_machines(const struct ps_machine *a, const struct ps_machine
 static void test_qemu_equivalence(void)
 {
 	char path[4600], dir[4600], *text, *p, *q;
-	const char *shared = getenv("PAGESIM_SHARED");
 	struct ps_error err;
-	struct stat st;
 
-	if (shared)
-		snprintf(dir, sizeof(dir), "%s/traces/numa2-base/before", shared);
-	else
-		snprintf(dir, sizeof(dir), "%s/../shared/traces/numa2-base/before", src);
-	if (stat(dir, &st) < 0) {
-		make_embedded_sysroot(dir, sizeof(dir));
-		printf("qemu-2n-256m: shared numa2-base absent, comparing with an embedded copy of its files\n");
-	}
+	snprintf(dir, sizeof(dir), "%s/testdata/numa2/numa2-base/before", src);
 	if (ps_sysroot_load_machine(dir, &mb, &err) < 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		CHECK(!"numa2-base sysroot loads");
@@ -730,7 +591,7 @@ static void test_pcp_rules(void)
 {
 	int h, b;
 
-	/* kernel-numa-pcp.md 6.3 example: 16M-page zone, 32 CPUs on its node, LOW 26922 */
+	/* docs/kernel-rules.md, Per-CPU lists, the example: 16M-page zone, 32 CPUs on its node, LOW 26922 */
 	ps_pcp_zone_default(PS_KVER(4, 4, 0), 16ull << 20, 26922, 32, 64, &h, &b);
 	CHECK(h == 186 && b == 31);
 	ps_pcp_zone_default(PS_KVER(4, 18, 0), 16ull << 20, 26922, 32, 64, &h, &b);
@@ -839,8 +700,11 @@ static void test_layout_vs_real(void)
 
 int main(void)
 {
+	/* the folders of testdata/ holding run directories (RUN/before) */
+	static const char *const sysroot_dirs[] = {
+		"testdata", "testdata/numa2", "testdata/numa4", "testdata/uma",
+	};
 	char base[4600];
-	const char *shared = getenv("PAGESIM_SHARED");
 	int found = 0;
 
 	source_root(src, sizeof(src));
@@ -856,13 +720,10 @@ int main(void)
 	test_ivb_ep_by_hand();
 	test_pcp_rules();
 	test_layout_vs_real();
-	if (shared)
-		snprintf(base, sizeof(base), "%s/traces", shared);
-	else
-		snprintf(base, sizeof(base), "%s/../shared/traces", src);
-	found += sysroots_under(base);
-	snprintf(base, sizeof(base), "%s/testdata", src);
-	found += sysroots_under(base);
+	for (size_t i = 0; i < sizeof(sysroot_dirs) / sizeof(sysroot_dirs[0]); i++) {
+		snprintf(base, sizeof(base), "%s/%s", src, sysroot_dirs[i]);
+		found += sysroots_under(base);
+	}
 	printf("%d recorded sysroots' pagesets checked\n", found);
 	CHECK(found > 0);
 

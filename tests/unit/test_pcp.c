@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_pcp.c - sim/pcp.c's drain amounts (nr_pcp_high / nr_pcp_free) per
+ * test_pcp.c - sim/mm/pcp.c's drain amounts (nr_pcp_high / nr_pcp_free) per
  * version: the free_factor doubling and its CONFIG_PCP_BATCH_SCALE_MAX cap,
  * ZONE_RECLAIM_ACTIVE's cap of high at 4 * batch (5.14+), free_high, and
  * the 6.7+ path under reclaim.  The expected sizes are the drain sections
- * the shared Debian 6.1.192 traces show for the same batch and high.
+ * the recorded Debian 6.1.192 traces (testdata/numa2) show for the same batch and high.
  */
 #include "sim/mm/pcp.h"
 #include "sim/mm/profile.h"

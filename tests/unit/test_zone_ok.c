@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_zone_ok.c - the zone walk's watermark check (ps_zone_ok) against the
- * kernel's rules (../shared/docs/kernel-numa-pcp.md 4.5, 4.6, 4.8): the fast
+ * kernel's rules (docs/kernel-rules.md, Watermarks): the fast
  * path checks WMARK_LOW plus boost; the slow path WMARK_MIN plus boost,
  * halved for __GFP_HIGH and a quarter of the rest off for ALLOC_HARDER; from
  * 5.10 an order-0 __GFP_ATOMIC request that fails the boosted MIN tries the

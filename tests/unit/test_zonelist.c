@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_zonelist.c - sim/zonelist.c: the node fallback order of the
+ * test_zonelist.c - sim/mm/zonelist.c: the node fallback order of the
  * recorded 2- and 4-node machines (their before/sys/.../distance files)
  * against the "Fallback order for Node N" lines their kernels printed at
  * boot (info/dmesg_boot); hand-traced 4-node machines where the node_load
@@ -314,7 +314,7 @@ static int check_boot_log(const struct ps_zonelists *zl, const char *log)
 	return compared;
 }
 
-static int test_recorded(const char *shared, const char *run)
+static int test_recorded(const char *src, const char *run)
 {
 	char dir[4096], path[4200];
 	struct ps_machine *m = malloc(sizeof(*m));
@@ -325,7 +325,7 @@ static int test_recorded(const char *shared, const char *run)
 	int compared = 0;
 
 	ps_machine_init(m);
-	if (snprintf(dir, sizeof(dir), "%s/traces/%s/before", shared, run) >= (int)sizeof(dir) ||
+	if (snprintf(dir, sizeof(dir), "%s/testdata/%s/before", src, run) >= (int)sizeof(dir) ||
 	    ps_sysroot_load_machine(dir, m, &err)) {
 		printf("%s: not found, skipped\n", run);
 		goto out;
@@ -359,8 +359,8 @@ out:
 
 int main(void)
 {
-	const char *env = getenv("PAGESIM_SHARED"), *src = getenv("PAGESIM_SRC");
-	char shared[4096], file[4096], *slash;
+	const char *env = getenv("PAGESIM_SRC");
+	char src[4096], *slash;
 	int found = 0;
 
 	test_ring();
@@ -368,20 +368,12 @@ int main(void)
 	test_zone_order();
 	test_gfp_zone();
 
-	/* ../shared beside the source tree (this file is compiled as ../tests/unit/X in build/) */
-	snprintf(file, sizeof(file), "%s", __FILE__);
-	for (int i = 0; i < 3 && (slash = strrchr(file, '/')); i++)
+	/* the source tree: $PAGESIM_SRC, else three levels above this file (../tests/unit/X in build/) */
+	snprintf(src, sizeof(src), "%s", env ? env : __FILE__);
+	for (int i = 0; !env && i < 3 && (slash = strrchr(src, '/')); i++)
 		*slash = 0;
-	if (env)
-		snprintf(shared, sizeof(shared), "%s", env);
-	else if (snprintf(shared, sizeof(shared), "%s/../shared", src ? src : file) >=
-		 (int)sizeof(shared))
-		shared[0] = 0;
-	found += test_recorded(shared, "numa2-base") > 0;
-	found += test_recorded(shared, "numa4-base") > 0;
-	if (!found && !check_fail) {
-		printf("SKIP: no recorded NUMA machine found (hand-made cases passed)\n");
-		return 77;
-	}
+	found += test_recorded(src, "numa2/numa2-base") > 0;
+	found += test_recorded(src, "numa4/numa4-base") > 0;
+	CHECK_EQ(found, 2);
 	CHECK_DONE();
 }

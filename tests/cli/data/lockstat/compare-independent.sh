@@ -2,7 +2,7 @@
 # compare-independent.sh PAGESIM TRACE SYSROOT [TEXT]: pagesim lockstat's sections and
 # zone_lock_acquisitions vs independent.py's grouping of the same events (TEXT: the
 # trace as text for independent.py, default TRACE).  Prints the relative difference;
-# fails above 5% (issue 7) and reports any difference at all.
+# fails above 5% and reports any difference at all.
 set -e
 here=$(dirname "$0")
 tmp=$(mktemp -d)

@@ -2,11 +2,14 @@
 # cut.sh TMP TRACE - a pagesim file cut at every frame boundary and inside
 # every frame reads up to its last whole frame: 'stat' fails (exit 1) and
 # says it was cut, 'stat --allow-truncated' counts exactly the events of the
-# whole frames before the cut.
+# whole frames before the cut.  TRACE is a pagesim file or a trace to convert.
 set -u
 TMP=$1 SRC=$2
 HERE=$(dirname "$0")
-"$PAGESIM" convert -q -o "$TMP/full.pgs" "$SRC" || exit 1
+case $SRC in
+*.pgs) cp "$SRC" "$TMP/full.pgs" || exit 1 ;;
+*) "$PAGESIM" convert -q -o "$TMP/full.pgs" "$SRC" || exit 1 ;;
+esac
 python3 "$HERE/sections.py" "$TMP/full.pgs" > "$TMP/sections" || exit 1
 frames=$(grep -c '^EVTS' "$TMP/sections")
 [ "$frames" -ge 2 ] || { echo "FAIL: only $frames frames in $SRC"; exit 1; }

@@ -20,6 +20,9 @@ void ps_machine_init(struct ps_machine *m)
 	m->pageblock_order = 9;
 	for (int i = 0; i < PS_MAX_CPUS; i++)
 		m->cpu_node[i] = -1;
+	memset(m->node, 0xff, sizeof(m->node));	/* every count -1: unknown */
+	m->swap_total_kb = m->swap_free_kb = -1;
+	m->lru_gen_enabled = -1;
 }
 
 void ps_machine_assume_x86_64(struct ps_machine *m, int nr_cpus)

@@ -52,6 +52,16 @@ struct ps_zone_desc {
 	int have_buddyinfo;
 };
 
+/*
+ * What reclaim depends on, per node, from the snapshot's nodeN/vmstat
+ * (pages; -1 where the snapshot does not say).
+ */
+struct ps_node_desc {
+	long nr_inactive_anon, nr_active_anon, nr_inactive_file, nr_active_file, nr_unevictable;
+	long nr_file_pages, nr_mapped, nr_dirty, nr_writeback, nr_shmem;
+	long nr_slab_reclaimable;	/* pages (nr_slab_reclaimable_b in 5.9+ is bytes: converted) */
+};
+
 struct ps_machine {
 	char release[128];		/* "6.1.0-57-amd64", "" when unknown */
 	int kver;			/* PS_KVER, 0 when unknown */
@@ -78,6 +88,9 @@ struct ps_machine {
 	} pcp_seed[PS_MAX_PCP_SEED];
 	const char *source;		/* where it came from, for messages */
 	int assumed;			/* layout assumed, not read */
+	struct ps_node_desc node[PS_MAX_NODES];
+	long swap_total_kb, swap_free_kb;	/* /proc/meminfo SwapTotal, SwapFree; -1 unknown */
+	int lru_gen_enabled;		/* /sys/kernel/mm/lru_gen/enabled as a number; -1 unknown (or no MGLRU) */
 };
 
 /* Empty machine: no zones, no CPUs; page_shift 12, pageblock_order 9. */

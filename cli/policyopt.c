@@ -72,7 +72,7 @@ int ps_policyopt_args(struct ps_replay_opts *ro, const char *cmd, const char *po
 static const char *const recorded_vm[] = {
 	"vm.min_free_kbytes", "vm.watermark_scale_factor", "vm.watermark_boost_factor", "vm.zone_reclaim_mode",
 	"vm.defrag_mode", "vm.percpu_pagelist_high_fraction", "vm.dirty_ratio", "vm.dirty_bytes",
-	"vm.min_unmapped_ratio",
+	"vm.min_unmapped_ratio", "vm.min_slab_ratio",
 };
 
 void ps_policyopt_recorded(struct ps_replay_opts *ro, struct ps_input *in)
@@ -120,12 +120,11 @@ static const struct pkey {
 	POL("vm.dirty_ratio", dirty_ratio),
 	POL("vm.dirty_bytes", dirty_bytes),
 	POL("vm.min_unmapped_ratio", min_unmapped_ratio),
+	POL("vm.min_slab_ratio", min_slab_ratio),
 	POL("pcp.batch", pcp_batch),
 	POL("pcp.high", pcp_high),
 	POL("pcp.batch_scale_max", pcp_batch_scale_max),
 	POL("kswapd.reclaim_pages_per_ms", kswapd_rate),
-	POL("kswapd.takeover", kswapd_takeover),
-	POL("kswapd.ahead", kswapd_ahead),
 	POL("kswapd.wake_latency_us", kswapd_wake_latency_us),
 	POL("watermark.legacy", wmark_legacy),
 	{ "lock.acquire_ns", K_LOCK_U64, offsetof(struct ps_lock_params, acquire_ns) },

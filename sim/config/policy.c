@@ -31,12 +31,11 @@ static const struct key keys[] = {
 	{ "vm.dirty_ratio", OFF(dirty_ratio), 0, 100 },
 	{ "vm.dirty_bytes", OFF(dirty_bytes), 0, 1L << 50 },
 	{ "vm.min_unmapped_ratio", OFF(min_unmapped_ratio), 0, 100 },
+	{ "vm.min_slab_ratio", OFF(min_slab_ratio), 0, 100 },
 	{ "pcp.batch", OFF(pcp_batch), 1, 1 << 20 },
 	{ "pcp.high", OFF(pcp_high), 0, 1 << 24 },
 	{ "pcp.batch_scale_max", OFF(pcp_batch_scale_max), 0, 24 },
 	{ "kswapd.reclaim_pages_per_ms", OFF(kswapd_rate), 1, 1 << 24 },
-	{ "kswapd.takeover", OFF(kswapd_takeover), 0, 1 },
-	{ "kswapd.ahead", OFF(kswapd_ahead), 0, 1 },
 	{ "kswapd.wake_latency_us", OFF(kswapd_wake_latency_us), 0, 1000000 },
 	{ "watermark.legacy", OFF(wmark_legacy), 0, 1 },
 };
@@ -87,7 +86,10 @@ int ps_policy_set(struct ps_policy *p, const char *key, const char *value, const
 		*(long *)((char *)p + keys[i].off) = v;
 		return 0;
 	}
-	return ps_err(err, "%s: unknown key '%s' (known: kernel, vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode, vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat, vm.dirty_ratio, vm.dirty_bytes, vm.min_unmapped_ratio, pcp.batch, pcp.high, pcp.batch_scale_max, kswapd.reclaim_pages_per_ms, kswapd.takeover, kswapd.ahead, kswapd.wake_latency_us, watermark.legacy)",
+	if (!strcmp(key, "kswapd.takeover") || !strcmp(key, "kswapd.ahead"))
+		return ps_err(err, "%s: '%s' is no longer a key: the model's reclaim takes its pages from its own "
+			      "LRU lists, the recorded reclaim is not handed over", where, key);
+	return ps_err(err, "%s: unknown key '%s' (known: kernel, vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode, vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat, vm.dirty_ratio, vm.dirty_bytes, vm.min_unmapped_ratio, vm.min_slab_ratio, pcp.batch, pcp.high, pcp.batch_scale_max, kswapd.reclaim_pages_per_ms, kswapd.wake_latency_us, watermark.legacy)",
 		      where, key);
 }
 

@@ -9,7 +9,7 @@
  * vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode,
  * vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat,
  * vm.dirty_ratio, vm.dirty_bytes (the zone walk's dirty limits),
- * vm.min_unmapped_ratio (node reclaim),
+ * vm.min_unmapped_ratio, vm.min_slab_ratio (node reclaim),
  * pcp.batch, pcp.high (override every zone's per-CPU list sizes),
  * pcp.batch_scale_max (CONFIG_PCP_BATCH_SCALE_MAX, default 5: the cap on
  * free_factor that 6.7 brought and the stable trees took, 6.1.y in August
@@ -44,10 +44,9 @@ struct ps_policy {
 	long numa_stat;
 	long dirty_ratio, dirty_bytes;		/* the zone walk's dirty limits (dirty.h) */
 	long min_unmapped_ratio;		/* node reclaim's floor of unmapped page cache */
+	long min_slab_ratio;			/* node reclaim's floor of reclaimable slab */
 	long pcp_batch, pcp_high, pcp_batch_scale_max;
 	long kswapd_rate;			/* pages per ms */
-	long kswapd_takeover;			/* simulate: the model's kswapd does the trace's kswapd frees */
-	long kswapd_ahead;			/* with the takeover: it may take them before the recorded one did */
 	long kswapd_wake_latency_us;		/* from a wake to the run: wakes in between merge */
 	long wmark_legacy;			/* 1: the pre-4.6 watermark rule whatever the kernel */
 	/* which keys were given explicitly (bit per key), for duplicate checks */

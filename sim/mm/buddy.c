@@ -98,13 +98,14 @@ void ps_zone_destroy(struct ps_zone *z)
 	free(z->state);
 	free(z->mt);
 	free(z->pb_mt);
+	free(z->lru);
 	z->next = z->prev = NULL;
-	z->state = z->mt = z->pb_mt = NULL;
+	z->state = z->mt = z->pb_mt = z->lru = NULL;
 }
 
 double ps_zone_bytes_per_page(const struct ps_zone *z)
 {
-	return 2 * sizeof(uint32_t) + 2 + 1.0 / (1u << z->pageblock_order);
+	return 2 * sizeof(uint32_t) + 2 + (z->lru ? 1 : 0) + 1.0 / (1u << z->pageblock_order);
 }
 
 void ps_set_pageblock_mt(struct ps_zone *z, uint32_t idx, int mt)

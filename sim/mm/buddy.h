@@ -70,6 +70,7 @@ struct ps_zone {
 	uint8_t *state;
 	uint8_t *mt;
 	uint8_t *pb_mt;			/* per pageblock */
+	uint8_t *lru;			/* per page: PS_LRUF_* of an allocated block's head (mm.h); NULL: none kept */
 	uint32_t nr_pageblocks;
 	struct ps_free_area free_area[PS_NR_ORDERS];
 	uint64_t nr_free_pages;		/* NR_FREE_PAGES: pages free in the buddy */

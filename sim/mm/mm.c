@@ -145,16 +145,28 @@ int ps_mm_create(struct ps_mm *mm, const struct ps_machine *m, const struct ps_p
 	/* the fair zone policy's batches start full, as after setup_per_zone_wmarks */
 	for (int i = 0; i < mm->nr_zones && prof->fair; i++)
 		mm->zones[i].nr_alloc_batch = mm->zones[i].wmark_high - mm->zones[i].wmark_low;
+	for (int n = 0; n < PS_MAX_NODES; n++)
+		for (int l = 0; l < PS_NR_LRU; l++)
+			mm->node[n].lru.head[l] = mm->node[n].lru.tail[l] = PS_NIL;
 	if (dirty) {
+		/* the model's page flags: LRU state */
+		for (int i = 0; i < mm->nr_zones; i++)
+			if (!(mm->zones[i].lru = calloc(mm->zones[i].nr_pages, 1)))
+				goto nomem;
 		/* the dirty limits: node_dirty_ok from 4.8, zone_dirty_ok before */
 		if (ps_dirty_init(&mm->dirty, mm->zones, mm->nr_zones, mm->total_pages,
 				  kver >= PS_KVER(4, 8, 0), t->dirty_ratio, t->dirty_bytes) < 0)
 			goto nomem;
-		/* node reclaim's floor: vm.min_unmapped_ratio percent of each zone's managed pages */
+		/* node reclaim's floors: vm.min_unmapped_ratio and min_slab_ratio percent of each zone's managed pages */
 		for (int i = 0; i < mm->nr_zones; i++)
-			if (mm->zones[i].node < PS_MAX_NODES)
+			if (mm->zones[i].node < PS_MAX_NODES) {
 				mm->node[mm->zones[i].node].min_unmapped_pages +=
 					(long)mm->zones[i].managed * t->min_unmapped_ratio / 100;
+				mm->node[mm->zones[i].node].min_slab_pages +=
+					(long)mm->zones[i].managed * t->min_slab_ratio / 100;
+			}
+		for (int n = 0; n < PS_MAX_NODES; n++)
+			mm->node[n].nr_slab_reclaimable = m->node[n].nr_slab_reclaimable > 0 ? m->node[n].nr_slab_reclaimable : 0;
 	}
 	return 0;
 nomem:

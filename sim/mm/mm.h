@@ -51,6 +51,8 @@ struct ps_mm_tunables {
 	long zone_reclaim_mode;		/* vm.zone_reclaim_mode bits: 1 ZONE, 2 WRITE, 4 UNMAP */
 	int defrag_mode;		/* vm.defrag_mode (6.15+) */
 	long min_unmapped_ratio;	/* vm.min_unmapped_ratio, percent */
+	long min_slab_ratio;		/* vm.min_slab_ratio, percent */
+	int swap;			/* swap space to reclaim anonymous pages into */
 	long dirty_ratio, dirty_bytes;	/* vm.dirty_ratio, vm.dirty_bytes */
 	long pcp_batch, pcp_high;	/* < 0: the zone's own (zoneinfo) */
 	long pcp_batch_scale_max;	/* < 0: CONFIG_PCP_BATCH_SCALE_MAX's default */
@@ -69,19 +71,54 @@ enum ps_mm_timer {
 
 /*
  * What the engine provides the model: its clock (arm: run the model's
- * activity @what for @arg at @at, replacing any earlier arming) and what
- * only the trace knows of reclaim.  reclaim_victim: a block on @node that
- * reclaim by @cpu (-1: the node's kswapd) is to free next, or NULL when the
- * trace offers none.  kswapd_waits: whether the model's kswapd on @node, out
- * of victims since @last_run, waits for more the trace shows coming instead
- * of ending its run.
+ * activity @what for @arg at @at, replacing any earlier arming), and word
+ * of the blocks the model's reclaim freed (reclaimed: block @idx of @z, of
+ * 2^@order pages, left its LRU list and was freed), so that what the trace
+ * does with them later is not done twice.
  */
 struct ps_mm_ops {
 	void (*arm)(void *ctx, int what, int arg, uint64_t at);
-	struct ps_zone *(*reclaim_victim)(void *ctx, int node, int cpu, uint64_t now, uint32_t *idx,
-					  int *order);
-	int (*kswapd_waits)(void *ctx, int node, uint64_t last_run);
+	void (*reclaimed)(void *ctx, struct ps_zone *z, uint32_t idx, int order);
 	void *ctx;
+};
+
+/*
+ * The LRU state of an allocated block's head page (struct ps_zone's lru[],
+ * the model's page flags): the list it is on (enum ps_lru + 1, 0 none),
+ * PG_mapped (from the insertion's flags), PG_swapbacked.
+ */
+#define PS_LRUF_LIST		0x07
+#define PS_LRUF_MAPPED		0x08
+#define PS_LRUF_SWAPBACKED	0x10
+
+/*
+ * A node's LRU lists (struct lruvec): blocks linked through their head
+ * page's next[] (older) and prev[] (newer) by global model index, newest at
+ * the head; pages per list, per zone type and list, and mapped file pages.
+ */
+struct ps_lruvec {
+	uint32_t head[PS_NR_LRU], tail[PS_NR_LRU];
+	uint64_t nr[PS_NR_LRU];
+	uint64_t zone_nr[PS_ZONE_NR][PS_NR_LRU];
+	uint64_t nr_mapped_file;
+};
+
+/*
+ * struct scan_control, as far as the model's reclaim reads it: which zones
+ * it may take from, at which priority, what it may do, how much it wants,
+ * and what it has done; the pages left to scan per list in this
+ * shrink_node pass and the list being scanned.
+ */
+struct ps_scan_control {
+	int reclaim_idx, priority;
+	int may_unmap, may_writepage, may_swap;
+	int kswapd;			/* kswapd's (pgsteal_kswapd), else direct or node reclaim */
+	int cpu;			/* whose per-CPU lists take the freed pages; -1: the node's first CPU */
+	long nr_to_reclaim, nr_reclaimed, nr_scanned;
+	long scan[PS_NR_LRU];		/* pages left to scan in this pass */
+	long rotate_left[PS_NR_LRU];	/* pages it may rotate past before the list counts as scanned */
+	int cur, batch_left;		/* shrink_lruvec's turn: the list and its batch */
+	uint64_t now;
 };
 
 /* kswapd's state for one node (pgdat->kswapd_* and balance_pgdat's locals). */
@@ -90,7 +127,8 @@ struct ps_kswapd {
 	uint64_t wakeups, boost_resets, awake_ns, woken_at, last_run;
 	uint64_t reclaimed;
 	uint64_t credit;	/* reclaim earned and not yet done: ns x pages per ms (a page is 10^6) */
-	long round_left;	/* pages left in this shrink_node pass */
+	struct ps_scan_control sc;	/* the shrink_node pass in progress */
+	int in_pass;
 	long pass_got, run_got;	/* pages reclaimed in this pass, in this run */
 	long boost_left;	/* pages of boost reclaim left (nr_boost_reclaim) */
 	int priority;		/* sc.priority of balance_pgdat */
@@ -114,8 +152,9 @@ struct ps_pgdat {
 	struct ps_kswapd kswapd;
 	/* PGDAT_RECLAIM_LOCKED: a node reclaim from that CPU holds the node */
 	int reclaim_locked, reclaim_cpu;
-	long nr_mapped;		/* NR_FILE_MAPPED as recorded (constant) */
-	long min_unmapped_pages;
+	long min_unmapped_pages, min_slab_pages;
+	long nr_slab_reclaimable;	/* as recorded (constant: slab is not modelled) */
+	struct ps_lruvec lru;
 };
 
 /* Pages held with no event (compaction's isolated free pages, the untraced use). */
@@ -153,7 +192,9 @@ struct ps_mm {
 	uint64_t wmark_ignored;			/* allocations only the no-watermark pass served */
 	uint64_t fair_skipped, fair_resets;	/* the fair zone policy (<= 4.7) */
 	uint64_t highatomic_reserved, highatomic_unreserved;
-	uint64_t node_reclaims, node_reclaimed, node_reclaim_full, node_reclaim_locked;
+	uint64_t node_reclaims, node_reclaimed, node_reclaim_full, node_reclaim_locked, zone_reclaim_failed;
+	uint64_t pgsteal_kswapd, pgsteal_direct, pgscan_kswapd, pgscan_direct;
+	uint64_t direct_reclaims, nr_activate, nr_deactivate, nr_dirty_kept, nr_rotated;
 	uint64_t remote_drains, decay_drains;
 	uint64_t mig_taken, mig_failed;
 };

@@ -44,6 +44,17 @@ void ps_dirty_start(struct ps_dirty *d, int zi, long file, long dirty);
 void ps_dirty_alloc(struct ps_dirty *d, uint64_t g, int zi, int order, int dirty);
 void ps_dirty_release(struct ps_dirty *d, uint64_t g, int zi, int order);
 
+/* Whether global page @g is page cache, is dirty. */
+static inline int ps_dirty_is_file(const struct ps_dirty *d, uint64_t g)
+{
+	return d->file && (d->file[g / 64] >> (g % 64)) & 1;
+}
+
+static inline int ps_dirty_is_dirty(const struct ps_dirty *d, uint64_t g)
+{
+	return d->dirty && (d->dirty[g / 64] >> (g % 64)) & 1;
+}
+
 /* Page cache and dirty pages of @node's zones. */
 void ps_dirty_node(const struct ps_dirty *d, const struct ps_zone *zones, int node, long *file, long *dirty);
 

@@ -190,6 +190,7 @@ struct ps_zone *ps_alloc_pages(struct ps_mm *mm, int cpu, int node, int thisnode
 	int defrag = mm->t.defrag_mode && mm->prof->defrag_mode;
 	int local = defrag || pref < 0 ? -1 : nofragment_node(mm, &refs[pref]);
 	unsigned int flags = 0;
+	int direct_done = 0;
 
 	if (pref < 0)
 		return NULL;
@@ -198,6 +199,17 @@ struct ps_zone *ps_alloc_pages(struct ps_mm *mm, int cpu, int node, int thisnode
 			flags = ps_gfp_to_alloc_flags(gfp, order, mm->kver, pass);
 		if (pass == 1 && (gfp & PS_GFP_KSWAPD_RECLAIM))
 			wake_all_kswapds(mm, refs, nr, high, order);
+		if (pass == 2 && (gfp & PS_GFP_DIRECT_RECLAIM) && !direct_done) {
+			/*
+			 * __alloc_pages_direct_reclaim: what the slow path did not
+			 * find, direct reclaim frees, and the walk at MIN runs again
+			 */
+			direct_done = 1;
+			if (ps_try_to_free_pages(mm, refs, nr, high, cpu) > 0) {
+				pass = 0;	/* the loop's pass++: the slow path again */
+				continue;
+			}
+		}
 		/* before the last resort, the reserves go back */
 		if (pass == 2 && mm->kver >= PS_KVER(4, 4, 0))
 			unreserve_highatomic(mm, refs, nr, high, mt);
@@ -264,6 +276,7 @@ struct ps_zone *ps_alloc_pages(struct ps_mm *mm, int cpu, int node, int thisnode
 
 void ps_free_pages(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int order, int cpu, uint64_t now, int traced)
 {
+	ps_lru_del(mm, z, idx);
 	z->now_ns = now;
 	z->now_cpu = cpu;
 	if (traced)

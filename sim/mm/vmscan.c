@@ -1,19 +1,346 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * vmscan.c - kswapd as a timed activity per node (woken, balance_pgdat
- * passes, boosts, naps, failures) and node reclaim (vm.zone_reclaim_mode).
+ * vmscan.c - reclaim over the model's own LRU lists (classic LRU, as 6.1
+ * runs it by default): the lists per node, shrink_node's passes
+ * (shrink_lruvec, shrink_inactive_list, shrink_active_list), kswapd as a
+ * timed activity per node (woken, balance_pgdat, boosts, naps, failures),
+ * direct reclaim and node reclaim (vm.zone_reclaim_mode).
  *
- * Simplifies: reclaim runs at a fixed rate (kswapd.reclaim_pages_per_ms);
- * which blocks it takes comes from the engine (struct ps_mm_ops: the
- * recorded kswapd's frees, or the oldest page cache read during the trace),
- * not from modelled LRU lists; no writeback, no swap, no slab shrinking.
- * Zone-based kswapd (<= 4.7) does not tell unreclaimable zones apart.
- * See docs/replay.md, "kswapd".
+ * Simplifies:
+ *  - What is on which list comes from the trace's LRU insertions and
+ *    activations (or, in a trace without them, from the allocation's gfp
+ *    flags: the engine decides); the model reclaims from those lists by the
+ *    kernel's rules, not from the recorded reclaim.
+ *  - No page's references are known: a mapped file page met by reclaim is
+ *    taken as referenced (activated); an unmapped clean file page is
+ *    reclaimed; a dirty file page is activated (written back first), and
+ *    writeback is not modelled.  shrink_active_list deactivates what it
+ *    scans.  Anonymous pages are scanned only with swap, and then
+ *    reclaimed as if swapped out at once.  Slab is not shrunk.
+ *  - kswapd reclaims at kswapd.reclaim_pages_per_ms; direct and node
+ *    reclaim happen at the time of the request.  get_scan_count's
+ *    proportions are the lists' sizes shifted by the priority.
+ *  - Zone-based kswapd (<= 4.7) does not tell unreclaimable zones apart.
+ * See docs/replay.md, "Reclaim".
  */
+#include <string.h>
+
 #include "lib/event.h"
 #include "sim/mm/page_alloc.h"
 #include "sim/mm/vmscan.h"
 #include "sim/mm/watermark.h"
+
+/* ---- the LRU lists ---- */
+
+static inline void set_next(struct ps_mm *mm, uint32_t g, uint32_t v)
+{
+	uint32_t idx;
+	struct ps_zone *z = ps_mm_zone_of_global(mm, g, &idx);
+
+	z->next[idx] = v;
+}
+
+static inline void set_prev(struct ps_mm *mm, uint32_t g, uint32_t v)
+{
+	uint32_t idx;
+	struct ps_zone *z = ps_mm_zone_of_global(mm, g, &idx);
+
+	z->prev[idx] = v;
+}
+
+static inline long block_pages(const struct ps_zone *z, uint32_t idx)
+{
+	return 1L << PG_ORDER(z->state[idx]);
+}
+
+static void lru_unlink(struct ps_mm *mm, struct ps_zone *z, uint32_t idx)
+{
+	struct ps_lruvec *lv = &mm->node[z->node].lru;
+	int l = (z->lru[idx] & PS_LRUF_LIST) - 1;
+	uint32_t older = z->next[idx], newer = z->prev[idx];
+	long n = block_pages(z, idx);
+
+	if (newer == PS_NIL)
+		lv->head[l] = older;
+	else
+		set_next(mm, newer, older);
+	if (older == PS_NIL)
+		lv->tail[l] = newer;
+	else
+		set_prev(mm, older, newer);
+	lv->nr[l] -= n;
+	lv->zone_nr[z->type][l] -= n;
+	if ((l == PS_LRU_INACTIVE_FILE || l == PS_LRU_ACTIVE_FILE) && (z->lru[idx] & PS_LRUF_MAPPED))
+		lv->nr_mapped_file -= n;
+	z->next[idx] = z->prev[idx] = PS_NIL;
+	z->lru[idx] &= ~PS_LRUF_LIST;
+}
+
+/* Puts the block at the head (newest end) of list @l of its node. */
+static void lru_link_head(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int l)
+{
+	struct ps_lruvec *lv = &mm->node[z->node].lru;
+	uint32_t g = (uint32_t)(mm->gbase[z->index] + idx);
+	long n = block_pages(z, idx);
+
+	z->prev[idx] = PS_NIL;
+	z->next[idx] = lv->head[l];
+	if (lv->head[l] == PS_NIL)
+		lv->tail[l] = g;
+	else
+		set_prev(mm, lv->head[l], g);
+	lv->head[l] = g;
+	lv->nr[l] += n;
+	lv->zone_nr[z->type][l] += n;
+	if ((l == PS_LRU_INACTIVE_FILE || l == PS_LRU_ACTIVE_FILE) && (z->lru[idx] & PS_LRUF_MAPPED))
+		lv->nr_mapped_file += n;
+	z->lru[idx] = (uint8_t)((z->lru[idx] & ~PS_LRUF_LIST) | (l + 1));
+}
+
+void ps_lru_add(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int lru, unsigned int flags)
+{
+	if (!z->lru || lru < 0 || lru >= PS_NR_LRU)
+		return;
+	if (z->lru[idx] & PS_LRUF_LIST)
+		lru_unlink(mm, z, idx);
+	z->lru[idx] = (uint8_t)(((flags & PS_PAGEMAP_MAPPED) ? PS_LRUF_MAPPED : 0) |
+				((flags & PS_PAGEMAP_SWAPBACKED) ? PS_LRUF_SWAPBACKED : 0));
+	lru_link_head(mm, z, idx, lru);
+}
+
+void ps_lru_activate(struct ps_mm *mm, struct ps_zone *z, uint32_t idx)
+{
+	int l;
+
+	if (!z->lru || !(z->lru[idx] & PS_LRUF_LIST))
+		return;
+	l = (z->lru[idx] & PS_LRUF_LIST) - 1;
+	if (l != PS_LRU_INACTIVE_ANON && l != PS_LRU_INACTIVE_FILE)
+		return;
+	lru_unlink(mm, z, idx);
+	lru_link_head(mm, z, idx, l + 1);
+}
+
+void ps_lru_del(struct ps_mm *mm, struct ps_zone *z, uint32_t idx)
+{
+	if (z->lru && (z->lru[idx] & PS_LRUF_LIST))
+		lru_unlink(mm, z, idx);
+	if (z->lru)
+		z->lru[idx] = 0;
+}
+
+int ps_lru_list(const struct ps_zone *z, uint32_t idx)
+{
+	return z->lru ? (z->lru[idx] & PS_LRUF_LIST) - 1 : -1;
+}
+
+/* lruvec_lru_size: pages of list @l in the node's zones up to @reclaim_idx. */
+static long lru_size(const struct ps_lruvec *lv, int l, int reclaim_idx)
+{
+	long n = 0;
+
+	for (int t = 0; t <= reclaim_idx && t < PS_ZONE_NR; t++)
+		n += (long)lv->zone_nr[t][l];
+	return n;
+}
+
+/* floor(sqrt(x)) */
+static unsigned long isqrt(unsigned long x)
+{
+	unsigned long r = 0;
+
+	while ((r + 1) * (r + 1) <= x)
+		r++;
+	return r;
+}
+
+/*
+ * inactive_is_low: the inactive list is low when inactive * ratio < active,
+ * ratio being sqrt(10 * GiB of both lists), or 1 below a GiB.
+ */
+static int inactive_is_low(const struct ps_lruvec *lv, int inactive_lru)
+{
+	uint64_t inactive = lv->nr[inactive_lru], active = lv->nr[inactive_lru + 1];
+	uint64_t gb = (inactive + active) >> (30 - 12);
+
+	return inactive * (gb ? isqrt(10 * gb) : 1) < active;
+}
+
+/* ---- shrink_node ---- */
+
+static int file_lru(int l)
+{
+	return l == PS_LRU_INACTIVE_FILE || l == PS_LRU_ACTIVE_FILE;
+}
+
+/*
+ * get_scan_count: each evictable list's pages up to reclaim_idx, shifted
+ * by the priority; anonymous lists only with swap to reclaim into.
+ */
+static void scan_prepare(struct ps_mm *mm, int node, struct ps_scan_control *sc)
+{
+	const struct ps_lruvec *lv = &mm->node[node].lru;
+	int anon = sc->may_swap && mm->t.swap;
+
+	for (int l = 0; l < PS_NR_LRU; l++) {
+		sc->scan[l] = 0;
+		sc->rotate_left[l] = (long)lv->nr[l];
+	}
+	for (int l = 0; l < PS_LRU_UNEVICTABLE; l++)
+		if (file_lru(l) || anon)
+			sc->scan[l] = lru_size(lv, l, sc->reclaim_idx) >> sc->priority;
+	sc->cur = -1;
+	sc->batch_left = 0;
+}
+
+/* Moves the oldest block of list @l to the head of list @to (a rotation when @to == @l). */
+static void lru_move_tail(struct ps_mm *mm, int node, int l, int to)
+{
+	uint32_t g = mm->node[node].lru.tail[l], idx;
+	struct ps_zone *z = ps_mm_zone_of_global(mm, g, &idx);
+
+	lru_unlink(mm, z, idx);
+	lru_link_head(mm, z, idx, to);
+}
+
+/*
+ * shrink_active_list: @nr pages off the active list's tail onto the
+ * inactive list's head (all deactivated: no references are known).
+ */
+static void shrink_active(struct ps_mm *mm, int node, int active_lru, long nr)
+{
+	struct ps_lruvec *lv = &mm->node[node].lru;
+
+	while (nr > 0 && lv->tail[active_lru] != PS_NIL) {
+		uint32_t idx;
+		struct ps_zone *z = ps_mm_zone_of_global(mm, lv->tail[active_lru], &idx);
+
+		nr -= block_pages(z, idx);
+		lru_move_tail(mm, node, active_lru, active_lru - 1);
+		mm->nr_deactivate++;
+	}
+}
+
+/*
+ * One block of inactive list @l, from its tail, through isolate_lru_folios
+ * and shrink_folio_list: a block above reclaim_idx is skipped (to the
+ * head), a mapped one without may_unmap passed over (to the head), a mapped
+ * file page activated (its mappings referenced it), a dirty file page
+ * activated (to be written back), an anonymous one without swap kept; any
+ * other is reclaimed.  Returns the pages reclaimed, 0 for a block scanned
+ * and kept (*@scanned its pages, 0 if it did not count as scanned), or -1
+ * when the list has nothing left to scan in this pass.
+ */
+static int scan_inactive_one(struct ps_mm *mm, int node, struct ps_scan_control *sc, int l, long *scanned)
+{
+	struct ps_lruvec *lv = &mm->node[node].lru;
+	uint32_t g = lv->tail[l], idx;
+	struct ps_zone *z;
+	long n;
+	int order, file = l == PS_LRU_INACTIVE_FILE;
+
+	*scanned = 0;
+	if (g == PS_NIL || sc->rotate_left[l] <= 0)
+		return -1;
+	z = ps_mm_zone_of_global(mm, g, &idx);
+	n = block_pages(z, idx);
+	order = PG_ORDER(z->state[idx]);
+	sc->rotate_left[l] -= n;
+	sc->nr_scanned += n;
+	if (sc->kswapd)
+		mm->pgscan_kswapd += (uint64_t)n;
+	else
+		mm->pgscan_direct += (uint64_t)n;
+	if (z->type > sc->reclaim_idx) {	/* skipped: not counted against nr_to_scan */
+		lru_move_tail(mm, node, l, l);
+		return 0;
+	}
+	*scanned = n;
+	if ((z->lru[idx] & PS_LRUF_MAPPED) && !sc->may_unmap) {
+		lru_move_tail(mm, node, l, l);
+		mm->nr_rotated++;
+		return 0;
+	}
+	if (file && (z->lru[idx] & PS_LRUF_MAPPED)) {
+		lru_move_tail(mm, node, l, l + 1);
+		mm->nr_activate++;
+		return 0;
+	}
+	if (file && ps_dirty_is_dirty(&mm->dirty, mm->gbase[z->index] + idx)) {
+		lru_move_tail(mm, node, l, l + 1);
+		mm->nr_dirty_kept++;
+		return 0;
+	}
+	if (!file && !(mm->t.swap && sc->may_swap)) {
+		lru_move_tail(mm, node, l, l);
+		return 0;
+	}
+	lru_unlink(mm, z, idx);
+	z->lru[idx] = 0;
+	ps_reclaim_block(mm, node, z, idx, order, sc->now, sc->cpu);
+	if (mm->ops.reclaimed)
+		mm->ops.reclaimed(mm->ops.ctx, z, idx, order);
+	sc->nr_reclaimed += n;
+	if (sc->kswapd)
+		mm->pgsteal_kswapd += (uint64_t)n;
+	else
+		mm->pgsteal_direct += (uint64_t)n;
+	return (int)n;
+}
+
+/*
+ * shrink_lruvec, one reclaimed block at a time: the evictable lists in the
+ * kernel's order, SWAP_CLUSTER_MAX pages of one list a turn, the active
+ * list of a type shrunk (deactivated) only while its inactive one is low.
+ * Returns the pages of the block reclaimed, or 0 once the pass has scanned
+ * what it was to scan.
+ */
+static int shrink_step(struct ps_mm *mm, int node, struct ps_scan_control *sc)
+{
+	for (;;) {
+		long scanned;
+		int got;
+
+		if (sc->batch_left <= 0) {
+			int l = -1;
+
+			for (int k = 1; k <= PS_LRU_UNEVICTABLE && l < 0; k++) {
+				int c = (sc->cur + k + PS_LRU_UNEVICTABLE) % PS_LRU_UNEVICTABLE;
+
+				if (sc->scan[c] > 0)
+					l = c;
+			}
+			if (l < 0)
+				return 0;
+			sc->cur = l;
+			sc->batch_left = sc->scan[l] < PS_SWAP_CLUSTER_MAX ? sc->scan[l] : PS_SWAP_CLUSTER_MAX;
+			sc->scan[l] -= sc->batch_left;
+			if (l == PS_LRU_ACTIVE_ANON || l == PS_LRU_ACTIVE_FILE) {
+				if (inactive_is_low(&mm->node[node].lru, l - 1))
+					shrink_active(mm, node, l, sc->batch_left);
+				sc->batch_left = 0;
+				continue;
+			}
+		}
+		got = scan_inactive_one(mm, node, sc, sc->cur, &scanned);
+		if (got < 0) {
+			sc->batch_left = 0;
+			sc->scan[sc->cur] = 0;
+			continue;
+		}
+		sc->batch_left -= scanned;
+		if (got > 0)
+			return got;
+	}
+}
+
+/* One whole shrink_node pass at @sc's priority, until it has what it wants. */
+static void shrink_node(struct ps_mm *mm, int node, struct ps_scan_control *sc)
+{
+	scan_prepare(mm, node, sc);
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && shrink_step(mm, node, sc) > 0)
+		;
+}
 
 /*
  * Zone-based kswapd (<= 4.7): the node is balanced when every zone up to
@@ -102,7 +429,7 @@ static void kswapd_run_start(struct ps_mm *mm, int node, uint64_t now)
 	k->woken_at = now;
 	k->last_run = now;
 	k->credit = 0;
-	k->round_left = 0;
+	k->in_pass = 0;
 	k->pass_got = 0;
 	k->run_got = 0;
 	k->priority = PS_DEF_PRIORITY;
@@ -175,32 +502,19 @@ static long round_pages(const struct ps_mm *mm, int node, int reclaim_idx)
 	return sum;
 }
 
-/* What shrink_node scans at a priority: the node's pages in use stand in for its LRU lists. */
-static long lru_scan(const struct ps_mm *mm, int node, int priority)
-{
-	long used = 0;
-
-	for (int zi = 0; zi < mm->nr_zones; zi++) {
-		const struct ps_zone *z = &mm->zones[zi];
-
-		if (z->node == node && z->managed > z->nr_free_pages)
-			used += (long)(z->managed - z->nr_free_pages);
-	}
-	used >>= priority;
-	return used > 0 ? used : 1;
-}
-
 /*
  * One turn of balance_pgdat's loop between shrink_node passes: account the
  * pass just done, then stop (returns 0, k->done set) or start the next pass.
  */
-static int kswapd_next_pass(struct ps_mm *mm, int node)
+static int kswapd_next_pass(struct ps_mm *mm, int node, uint64_t now)
 {
 	struct ps_kswapd *k = &mm->node[node].kswapd;
-	long want, scan;
+	struct ps_scan_control *sc = &k->sc;
 	int balanced;
 
 	if (k->raise >= 0) {		/* a pass ended */
+		/* kswapd_shrink_node: a pass that scanned what it wanted does not raise the priority */
+		k->raise = k->raise && !(sc->nr_scanned >= sc->nr_to_reclaim);
 		if (k->boost_left > 0 && !k->pass_got) {
 			k->done = 1;	/* boosted reclaim that made no progress */
 			return 0;
@@ -226,12 +540,20 @@ static int kswapd_next_pass(struct ps_mm *mm, int node)
 		k->done = 1;
 		return 0;
 	}
-	/* kswapd_shrink_node: nr_to_reclaim is the sum of max(high, 32); a pass stops there */
-	want = round_pages(mm, node, k->zoneidx);
-	scan = lru_scan(mm, node, k->priority);
-	k->raise = !(scan >= want) && !(k->boost_left > 0 && k->priority == PS_DEF_PRIORITY - 2);
-	k->round_left = scan < want ? scan : want;
+	memset(sc, 0, sizeof(*sc));
+	sc->reclaim_idx = k->zoneidx;
+	sc->priority = k->priority;
+	sc->may_unmap = 1;
+	/* boosted reclaim neither writes nor swaps */
+	sc->may_writepage = sc->may_swap = k->boost_left <= 0;
+	sc->kswapd = 1;
+	sc->cpu = -1;
+	sc->now = now;
+	sc->nr_to_reclaim = round_pages(mm, node, k->zoneidx);
+	k->raise = !(k->boost_left > 0 && k->priority == PS_DEF_PRIORITY - 2);
+	scan_prepare(mm, node, sc);
 	k->pass_got = 0;
+	k->in_pass = 1;
 	return 1;
 }
 
@@ -243,41 +565,6 @@ void ps_reclaim_block(struct ps_mm *mm, int node, struct ps_zone *z, uint32_t id
 	if (cpu < 0)
 		cpu = 0;
 	ps_free_pages(mm, z, idx, order, cpu, now, 0);
-}
-
-/*
- * Reclaims one block of @node at @now onto @cpu's lists (-1: the node's
- * kswapd's): the block the engine names from the trace; returns pages
- * freed, -1 if there is nothing left to reclaim.
- */
-static int reclaim_one(struct ps_mm *mm, int node, int cpu, uint64_t now)
-{
-	struct ps_zone *z;
-	uint32_t idx;
-	int order;
-
-	if (!mm->ops.reclaim_victim)
-		return -1;
-	z = mm->ops.reclaim_victim(mm->ops.ctx, node, cpu, now, &idx, &order);
-	if (!z)
-		return -1;
-	ps_reclaim_block(mm, node, z, idx, order, now, cpu);
-	return 1 << order;
-}
-
-/*
- * The model's kswapd is out of blocks to reclaim on node @n, but the trace
- * shows more coming (the engine says): it waits for them instead of giving
- * up, unless the node is balanced and no boost is left, when balance_pgdat
- * stops anyway.  A boosted run that waits first gives up its boosts
- * (end_boost, in ps_run_kswapd).
- */
-static int kswapd_waits(const struct ps_mm *mm, int n)
-{
-	const struct ps_kswapd *k = &mm->node[n].kswapd;
-
-	return mm->ops.kswapd_waits && mm->ops.kswapd_waits(mm->ops.ctx, n, k->last_run) &&
-	       !(k->boost_left <= 0 && node_balanced(mm, n, k->zoneidx, k->order));
 }
 
 /* The boosts @n's kswapd run started with go (balance_pgdat's out: label). */
@@ -322,17 +609,17 @@ static void kswapd_arm(struct ps_mm *mm, int n)
 /*
  * kswapd, a timed activity per node (mm/vmscan.c of 4.9+): woken by the slow
  * path and by a boosted watermark (wakeup_kswapd), it runs balance_pgdat at
- * kswapd.reclaim_pages_per_ms in shrink_node passes (kswapd_next_pass), and
- * between passes stops once the boost it was woken with is reclaimed and the
- * node is balanced, or at once when there is nothing left to reclaim (a
- * failure if the run reclaimed nothing; MAX_RECLAIM_RETRIES of them in a row
- * and the node is no longer woken) and the trace shows nothing more coming
- * (kswapd_waits).  Then the boosts it started with go and kswapd takes the
- * HZ/10 short sleep of kswapd_try_to_sleep: a wake during it starts a new
- * run at once (kswapd_low_wmark_hit_quickly), and at its end kswapd runs
- * again if the node is no longer balanced (kswapd_high_wmark_hit_quickly),
- * or sleeps.  Each step is a timer (kswapd_arm): the reclaim earned up to
- * the engine's clock is done when it runs.
+ * kswapd.reclaim_pages_per_ms in shrink_node passes over the node's LRU
+ * lists (kswapd_next_pass, shrink_step), and between passes stops once the
+ * boost it was woken with is reclaimed and the node is balanced, or when a
+ * pass at priority 1 is done (a failure if the run reclaimed nothing;
+ * MAX_RECLAIM_RETRIES of them in a row and the node is no longer woken).
+ * Then the boosts it started with go and kswapd takes the HZ/10 short
+ * sleep of kswapd_try_to_sleep: a wake during it starts a new run at once
+ * (kswapd_low_wmark_hit_quickly), and at its end kswapd runs again if the
+ * node is no longer balanced (kswapd_high_wmark_hit_quickly), or sleeps.
+ * Each step is a timer (kswapd_arm): the reclaim earned up to the engine's
+ * clock is done when it runs; scanning what it keeps costs no time.
  */
 void ps_kswapd_run(struct ps_mm *mm, int n, uint64_t now)
 {
@@ -374,31 +661,17 @@ void ps_kswapd_run(struct ps_mm *mm, int n, uint64_t now)
 	while (k->credit >= PAGE_CREDIT && !k->done) {
 		int got;
 
-		if (k->round_left <= 0 && !kswapd_next_pass(mm, n))
+		if ((!k->in_pass || k->sc.nr_reclaimed >= k->sc.nr_to_reclaim) &&
+		    !kswapd_next_pass(mm, n, k->last_run))
 			break;
-		got = reclaim_one(mm, n, -1, k->last_run);
-		if (got > 0) {
-			k->reclaimed += got;
-			k->failures = 0;
+		k->sc.now = k->last_run;
+		got = shrink_step(mm, n, &k->sc);
+		if (!got) {
+			k->in_pass = 0;		/* the pass scanned what it was to */
+			continue;
 		}
-		if (got < 0 && kswapd_waits(mm, n)) {
-			/*
-			 * a boosted pass with no progress ends the boosted reclaim
-			 * (balance_pgdat's break) and the boosts the run started
-			 * with go; the run waits on unboosted
-			 */
-			if (k->boost_left > 0)
-				end_boost(mm, n);
-			k->credit = 0;
-			break;
-		}
-		if (got < 0) {
-			/* no progress: balance_pgdat gives up; the boosts go all the same */
-			k->round_left = 0;
-			k->done = 1;
-			break;
-		}
-		k->round_left -= got;
+		k->reclaimed += got;
+		k->failures = 0;
 		k->pass_got += got;
 		k->run_got += got;
 		k->credit -= (uint64_t)got * PAGE_CREDIT < k->credit ? (uint64_t)got * PAGE_CREDIT : k->credit;
@@ -418,16 +691,23 @@ arm:
 }
 
 /*
- * node_pagecache_reclaimable without RECLAIM_UNMAP and RECLAIM_WRITE: the
- * node's page cache less its mapped pages (constant: the recorded nr_mapped)
- * and less its dirty pages (page-writeback.h).
+ * node_pagecache_reclaimable: with RECLAIM_UNMAP the node's page cache,
+ * without it the file LRU pages less the mapped ones; less the dirty pages
+ * without RECLAIM_WRITE.
  */
 static long node_pagecache_reclaimable(const struct ps_mm *mm, int node)
 {
+	const struct ps_lruvec *lv = &mm->node[node].lru;
 	long file, dirty, n;
 
 	ps_dirty_node(&mm->dirty, mm->zones, node, &file, &dirty);
-	n = file > mm->node[node].nr_mapped ? file - mm->node[node].nr_mapped : 0;
+	if (mm->t.zone_reclaim_mode & 4) {
+		n = file;
+	} else {
+		n = (long)(lv->nr[PS_LRU_INACTIVE_FILE] + lv->nr[PS_LRU_ACTIVE_FILE]) - (long)lv->nr_mapped_file;
+		if (n < 0)
+			n = 0;
+	}
 	if (!(mm->t.zone_reclaim_mode & 2))
 		n -= dirty < n ? dirty : n;
 	return n;
@@ -435,56 +715,98 @@ static long node_pagecache_reclaimable(const struct ps_mm *mm, int node)
 
 /*
  * vm.zone_reclaim_mode & 1: a zone below its watermark on the allocating
- * CPU's own node is reclaimed in place (node_reclaim: max(2^order, 32) pages
- * of its page cache) before the walk moves on; a remote node with CPUs is
- * never scanned, nor is anything for a request that may not block (no
- * __GFP_DIRECT_RECLAIM).  One reclaim at a time per node
- * (PGDAT_RECLAIM_LOCKED): it holds the node for the pages it reclaimed at
- * the model's reclaim speed (kswapd.reclaim_pages_per_ms), and another
- * CPU's request meanwhile does not scan (NODE_RECLAIM_NOSCAN) but moves on
- * down the zonelist.  The reclaimed pages go to the reclaiming CPU's lists,
- * so the zone's free count does not see them at once.  Returns whether the
- * zone now passes.
+ * CPU's own node is reclaimed in place before the walk moves on
+ * (node_reclaim): not when the node has no more reclaimable page cache than
+ * min_unmapped_pages and no more reclaimable slab than min_slab_pages
+ * (NODE_RECLAIM_FULL); not for a request that may not block, a remote node
+ * with CPUs, or a node another CPU's node reclaim holds (PGDAT_RECLAIM_LOCKED:
+ * NODE_RECLAIM_NOSCAN).  __node_reclaim: shrink_node at priority 4 and
+ * below until max(2^order, SWAP_CLUSTER_MAX) pages are reclaimed, may_unmap
+ * with RECLAIM_UNMAP, may_writepage with RECLAIM_WRITE, reclaim_idx
+ * gfp_zone(); one that reclaims less counts as zone_reclaim_failed.  The
+ * reclaimed pages go to the reclaiming CPU's lists, so the zone's free count
+ * does not see them at once.  The node stays held for the pages reclaimed
+ * at the model's reclaim speed.  Returns whether the zone now passes.
  */
 int ps_node_reclaim(struct ps_mm *mm, struct ps_zone *z, int cpu, int order, int classzone, uint32_t gfp)
 {
-	long want = 1L << order;
-	int got = 0, node = z->node;
+	struct ps_scan_control sc;
+	int node = z->node;
 	struct ps_pgdat *pgdat = &mm->node[node];
 
 	if (!(mm->t.zone_reclaim_mode & 1))
 		return 0;
+	if (node_pagecache_reclaimable(mm, node) <= pgdat->min_unmapped_pages &&
+	    pgdat->nr_slab_reclaimable <= pgdat->min_slab_pages) {
+		mm->node_reclaim_full++;	/* NODE_RECLAIM_FULL */
+		return 0;
+	}
 	if (!(gfp & PS_GFP_DIRECT_RECLAIM))
 		return 0;	/* the allocation may not block: NODE_RECLAIM_NOSCAN */
 	if (node != ps_machine_cpu_node(mm->m, cpu))
 		return 0;
-	if (node_pagecache_reclaimable(mm, node) <= pgdat->min_unmapped_pages) {
-		mm->node_reclaim_full++;	/* NODE_RECLAIM_FULL: too little unmapped page cache */
-		return 0;
-	}
 	if (pgdat->reclaim_locked && pgdat->reclaim_cpu != cpu) {
 		mm->node_reclaim_locked++;	/* PGDAT_RECLAIM_LOCKED: NODE_RECLAIM_NOSCAN */
 		return 0;
 	}
-	if (want < PS_SWAP_CLUSTER_MAX)
-		want = PS_SWAP_CLUSTER_MAX;
+	memset(&sc, 0, sizeof(sc));
+	sc.nr_to_reclaim = 1L << order;
+	if (sc.nr_to_reclaim < PS_SWAP_CLUSTER_MAX)
+		sc.nr_to_reclaim = PS_SWAP_CLUSTER_MAX;
+	sc.reclaim_idx = classzone;
+	sc.may_unmap = !!(mm->t.zone_reclaim_mode & 4);
+	sc.may_writepage = !!(mm->t.zone_reclaim_mode & 2);
+	sc.may_swap = 1;
+	sc.cpu = cpu;
+	sc.now = mm->now_ns;
 	mm->node_reclaims++;
-	while (got < want) {
-		int n = reclaim_one(mm, node, cpu, mm->now_ns);
-
-		if (n < 0)
-			break;
-		got += n;
-	}
-	mm->node_reclaimed += got;
+	for (sc.priority = 4; sc.priority >= 0 && sc.nr_reclaimed < sc.nr_to_reclaim; sc.priority--)
+		shrink_node(mm, node, &sc);
+	mm->node_reclaimed += (uint64_t)sc.nr_reclaimed;
+	if (sc.nr_reclaimed < sc.nr_to_reclaim)
+		mm->zone_reclaim_failed++;
 	pgdat->reclaim_locked = 1;
 	pgdat->reclaim_cpu = cpu;
 	mm->ops.arm(mm->ops.ctx, PS_MM_TIMER_RECLAIM_LOCK, node,
-		    mm->now_ns + (uint64_t)(got > want ? got : want) * 1000000ull / (uint64_t)mm->t.kswapd_rate);
+		    mm->now_ns + (uint64_t)(sc.nr_reclaimed > sc.nr_to_reclaim ? sc.nr_reclaimed : sc.nr_to_reclaim) *
+					 1000000ull / (uint64_t)mm->t.kswapd_rate);
 	return ps_zone_ok(mm, z, order, 0, classzone, ps_gfp_to_alloc_flags(gfp, order, mm->kver, 0));
 }
 
 void ps_node_reclaim_unlock(struct ps_mm *mm, int node)
 {
 	mm->node[node].reclaim_locked = 0;
+}
+
+/*
+ * try_to_free_pages, when the slow path's walk found nothing: shrink_node
+ * on each node of the zonelist with a zone up to @high, at falling
+ * priority, until SWAP_CLUSTER_MAX pages are reclaimed (do_try_to_free_pages;
+ * no compaction).  The pages go to @cpu's lists.  Returns the pages
+ * reclaimed.
+ */
+long ps_try_to_free_pages(struct ps_mm *mm, const struct ps_zoneref *refs, int nr, int high, int cpu)
+{
+	struct ps_scan_control sc;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.nr_to_reclaim = PS_SWAP_CLUSTER_MAX;
+	sc.reclaim_idx = high;
+	sc.may_unmap = sc.may_writepage = sc.may_swap = 1;
+	sc.cpu = cpu;
+	sc.now = mm->now_ns;
+	mm->direct_reclaims++;
+	for (sc.priority = PS_DEF_PRIORITY; sc.priority >= 0 && sc.nr_reclaimed < sc.nr_to_reclaim; sc.priority--) {
+		int last = -1;
+
+		for (int i = 0; i < nr && sc.nr_reclaimed < sc.nr_to_reclaim; i++) {
+			int zi = refs[i].type <= high ? mm->node_zone[refs[i].node][refs[i].type] : -1;
+
+			if (zi < 0 || !mm->zones[zi].managed || refs[i].node == last)
+				continue;
+			last = refs[i].node;
+			shrink_node(mm, last, &sc);
+		}
+	}
+	return sc.nr_reclaimed;
 }

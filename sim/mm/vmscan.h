@@ -10,6 +10,20 @@
 #include <stdint.h>
 
 #include "sim/mm/mm.h"
+#include "sim/mm/zonelist.h"
+
+/*
+ * The LRU lists (simulate mode; a no-op where the zone keeps no LRU state):
+ * lru_add_fn puts allocated block @idx of @z at the head of list @lru
+ * (enum ps_lru) of its node, with PS_PAGEMAP_* @flags (mapped,
+ * swapbacked); folio_activate moves an inactive block to its active list;
+ * ps_lru_del takes a block off (it is freed); ps_lru_list is the list it is
+ * on, -1 none.
+ */
+void ps_lru_add(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int lru, unsigned int flags);
+void ps_lru_activate(struct ps_mm *mm, struct ps_zone *z, uint32_t idx);
+void ps_lru_del(struct ps_mm *mm, struct ps_zone *z, uint32_t idx);
+int ps_lru_list(const struct ps_zone *z, uint32_t idx);
 
 /* wakeup_kswapd: @node's kswapd asked to balance for class zone @classzone at @order. */
 void ps_wakeup_kswapd(struct ps_mm *mm, int node, int classzone, int order, uint64_t now);
@@ -26,6 +40,13 @@ void ps_kswapd_run(struct ps_mm *mm, int node, uint64_t now);
  * & 1); returns whether the zone then passes its fast-path watermark.
  */
 int ps_node_reclaim(struct ps_mm *mm, struct ps_zone *z, int cpu, int order, int classzone, uint32_t gfp);
+
+/*
+ * try_to_free_pages for a request of CPU @cpu whose zonelist @refs (@nr
+ * entries, zones up to @high) had nothing: reclaims up to SWAP_CLUSTER_MAX
+ * pages; returns how many.
+ */
+long ps_try_to_free_pages(struct ps_mm *mm, const struct ps_zoneref *refs, int nr, int high, int cpu);
 
 /* The node reclaim holding @node is done (PS_MM_TIMER_RECLAIM_LOCK). */
 void ps_node_reclaim_unlock(struct ps_mm *mm, int node);

@@ -38,6 +38,7 @@ static inline int zone_of(const struct ps_counters *c, uint64_t pfn)
 void ps_counters_init(struct ps_counters *c, const struct ps_machine *m, int pageblock_order)
 {
 	memset(c, 0, sizeof(*c));
+	memset(c->reclaim_order, 0xff, sizeof(c->reclaim_order));
 	c->m = m;
 	c->pageblock_order = pageblock_order;
 	if (m) {
@@ -172,15 +173,25 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 		break;
 	case PS_EV_DIRECT_BEGIN:
 	case PS_EV_NODE_RECLAIM_BEGIN:
-		if (ev->cpu < PS_MAX_CPUS)
+		if (ev->cpu < PS_MAX_CPUS) {
 			c->in_reclaim[ev->cpu] = 1;
+			c->reclaim_order[ev->cpu] = ev->type == PS_EV_NODE_RECLAIM_BEGIN ? ev->order : -1;
+		}
 		c->node_reclaim_calls += ev->type == PS_EV_NODE_RECLAIM_BEGIN;
-		c->have_reclaim = 1;
+		c->have_reclaim = c->have_reclaim_events = 1;
 		break;
 	case PS_EV_DIRECT_END:
 	case PS_EV_NODE_RECLAIM_END:
-		if (ev->cpu < PS_MAX_CPUS)
+		if (ev->cpu < PS_MAX_CPUS) {
+			int o = c->reclaim_order[ev->cpu];
+
+			/* __node_reclaim wanted max(2^order, SWAP_CLUSTER_MAX) pages */
+			if (ev->type == PS_EV_NODE_RECLAIM_END && o >= 0 &&
+			    ev->x.rc.nr_reclaimed < (o < 5 ? 32u : 1u << (o < 31 ? o : 31)))
+				c->zone_reclaim_failed++;
 			c->in_reclaim[ev->cpu] = 0;
+			c->reclaim_order[ev->cpu] = -1;
+		}
 		break;
 	case PS_EV_SHRINK_INACTIVE:
 		/* kswapd's own, unless inside a direct or node reclaim window of its CPU */
@@ -192,15 +203,15 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 			c->pgsteal_kswapd += ev->x.rc.nr_reclaimed;
 			c->pgscan_kswapd += ev->x.rc.nr_scanned;
 		}
-		c->have_reclaim = 1;
+		c->have_reclaim = c->have_reclaim_events = 1;
 		break;
 	case PS_EV_KSWAPD_WAKE:
 		c->pageoutrun++;
-		c->have_reclaim = 1;
+		c->have_reclaim = c->have_reclaim_events = 1;
 		break;
 	default:
 		if (!ps_event_is_kmem(ev->type))
-			c->have_reclaim = 1;
+			c->have_reclaim = c->have_reclaim_events = 1;
 		break;
 	}
 }
@@ -323,7 +334,7 @@ int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv)
 		PS_KV_SET(ps_extfrag_names[i], c->extfrag[i]);
 	for (int t = 0; t < PS_EV_NR; t++) {
 		/* the page-cache, LRU and reclaim events when the trace has any */
-		if (!ps_event_is_kmem(t) && !c->have_reclaim)
+		if (!ps_event_is_kmem(t) && !c->have_reclaim_events)
 			continue;
 		snprintf(name, sizeof(name), "events_%s", ps_event_names[t]);
 		PS_KV_SET(name, c->events[t]);
@@ -334,6 +345,7 @@ int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv)
 		PS_KV_SET("pgscan_kswapd", c->pgscan_kswapd);
 		PS_KV_SET("pgscan_direct", c->pgscan_direct);
 		PS_KV_SET("pageoutrun", c->pageoutrun);
+		PS_KV_SET("zone_reclaim_failed", c->zone_reclaim_failed);
 		PS_KV_SET("node_reclaim_calls", c->node_reclaim_calls);
 	}
 	PS_KV_SET("alloc_failed", c->alloc_failed);

@@ -87,9 +87,11 @@ struct ps_counters {
 	 * by kswapd outside a direct or node reclaim window of its CPU.
 	 */
 	uint64_t pgsteal_kswapd, pgsteal_direct, pgscan_kswapd, pgscan_direct;
-	uint64_t pageoutrun, node_reclaim_calls;
+	uint64_t pageoutrun, node_reclaim_calls, zone_reclaim_failed;
 	uint8_t in_reclaim[PS_MAX_CPUS];	/* trace: a direct or node reclaim window open on the CPU */
+	int16_t reclaim_order[PS_MAX_CPUS];	/* trace: the order of the node reclaim open there, -1 none */
 	int have_reclaim;		/* the reclaim rows are printed: the trace or the model has them */
+	int have_reclaim_events;	/* the trace has page-cache, LRU or reclaim events: their events_ rows */
 };
 
 void ps_counters_init(struct ps_counters *c, const struct ps_machine *m, int pageblock_order);

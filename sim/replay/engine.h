@@ -12,7 +12,7 @@
  *   initial.c   the initial state on the recorded machine
  *   follow.c    follow mode (the trace decides; checks and shadows)
  *   simulate.c  simulate mode (the model decides; the trace's requests)
- *   victims.c   what reclaim may take, as the trace shows it
+ *   reclaim.c   the trace's reclaim and the model's: what is absorbed
  *   timer.c     the timer queue
  *   results.c   counters and the /proc-style outputs
  */
@@ -40,29 +40,6 @@ enum touch {
 #define T_HEAD 0x80
 #define T_ORDER_SHIFT 3
 #define T_ORDER(t) (((t) >> T_ORDER_SHIFT) & 0xf)
-
-/* What the trace shows of one node's reclaim (simulate mode; victims.c). */
-struct ps_trace_node {
-	uint64_t last_recorded_ns;	/* the trace's last free by the node's kswapd (pass 1) */
-	/* inactive list stand-in: traced blocks of reclaimable allocations, oldest first */
-	uint32_t *ring;
-	uint32_t cap, head, count;
-	/*
-	 * kswapd.takeover: model blocks whose trace free was the recorded
-	 * kswapd's, left allocated for the model's kswapd (model global
-	 * index), in the order the recorded kswapd freed them
-	 */
-	uint32_t *deferred;
-	uint32_t dcap, dhead, dcount;
-	uint64_t handed;	/* frees of the recorded kswapd handed over so far */
-	/*
-	 * kswapd.ahead: traced blocks the model holds on this node whose
-	 * trace free is the recorded kswapd's, later (pass 1 says which),
-	 * oldest allocation first, with the allocation's number
-	 */
-	struct ahead_ent { uint32_t tg, seq; } *ahead;
-	uint32_t acap, ahead_head, ahead_count;
-};
 
 struct ps_replay {
 	struct ps_replay_opts o;
@@ -103,20 +80,21 @@ struct ps_replay {
 	/* follow: time of the recorded kswapdN's latest event, per node, once seen */
 	uint64_t kswapd_seen_ns[PS_MAX_NODES];
 	uint8_t kswapd_seen[PS_MAX_NODES];
-	struct ps_trace_node tnode[PS_MAX_NODES];
-	int kswapd_takeover, kswapd_ahead;
 	/*
-	 * kswapd.ahead: allocations are numbered in trace order (both passes);
-	 * pass 1 sets the bit of each whose block the recorded kswapd freed.
-	 * alloc_of: per traced page, the number of the allocation holding it.
+	 * Simulate mode's reclaim (reclaim.c): the traced block each model
+	 * page holds (owner: traced global index + 1, 0 none), the traced
+	 * pages the kernel's own reclaim took off the page cache (their free
+	 * is absorbed: the model's reclaim decides), the direct and node
+	 * reclaim windows the trace shows open per CPU, and whether the trace
+	 * has the page-cache and LRU events (pass 1) or the LRU comes from gfp
+	 * flags.
 	 */
-	uint32_t alloc_seq, *alloc_of;
-	uint64_t *ahead_bits;
-	uint32_t ahead_nbits;
-	uint64_t ahead_marked, ahead_taken, ahead_dropped;
+	uint32_t *owner;
+	uint64_t *kreclaimed;
+	uint8_t in_reclaim[PS_MAX_CPUS];
+	int lru_events;
 	int trace_has_comm;		/* a free named its task (simulate mode reads tasks) */
-	uint64_t kswapd_frees_deferred, kswapd_deferred_overflow;
-	uint64_t reclaimed_then_freed;
+	uint64_t reclaimed_then_freed, kernel_reclaim_absorbed, refaults;
 	/* the traced machine's address space (same as the model's unless cross) */
 	int cross;
 	const struct ps_machine *tm;
@@ -175,12 +153,6 @@ static inline int tzone_of(struct ps_replay *r, uint64_t pfn, uint32_t *tidx)
 	return zi;
 }
 
-/* kswapd.ahead: whether allocation @seq's block was freed by the recorded kswapd. */
-static inline int ahead_marked(const struct ps_replay *r, uint32_t seq)
-{
-	return seq && seq < r->ahead_nbits && (r->ahead_bits[seq / 64] >> (seq % 64)) & 1;
-}
-
 /*
  * What reclaim can take back without swap: page cache brought in by reads.
  * Readahead asks with the mapping's user mask (__GFP_HARDWALL) plus
@@ -221,12 +193,13 @@ __attribute__((noinline)) void rp_simulate_alloc_free(struct ps_replay *r, const
 void rp_untraced_use(struct ps_replay *r, uint64_t now);
 void rp_sim_vmstat_drain(void *ctx, struct ps_zone *z, int cpu, int n, uint64_t now);
 
-/* victims.c */
-extern const struct ps_mm_ops rp_victims;
-void rp_lru_add(struct ps_replay *r, int node, uint32_t tg);
-void rp_ahead_add(struct ps_replay *r, int node, uint32_t tg, uint32_t seq);
-void rp_defer_kswapd_free(struct ps_replay *r, struct ps_zone *z, uint32_t idx);
-int rp_victim_lists_create(struct ps_replay *r);
-int rp_victim_lists(struct ps_replay *r, char *err, int len);
+/* reclaim.c */
+void rp_reclaimed(void *ctx, struct ps_zone *z, uint32_t idx, int order);
+int rp_reclaim_create(struct ps_replay *r);
+void rp_reclaim_event(struct ps_replay *r, const struct ps_event *ev);
+int rp_kernel_reclaimed(struct ps_replay *r, uint64_t tg, int order);
+void rp_lru_from_gfp(struct ps_replay *r, struct ps_zone *z, uint32_t idx, int order, uint32_t gfp);
+void rp_lru_forget(struct ps_replay *r, struct ps_zone *z, uint32_t idx, int order);
+void rp_lru_start(struct ps_replay *r, int zi);
 
 #endif

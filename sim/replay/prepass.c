@@ -2,8 +2,8 @@
 /*
  * prepass.c - pass 1 over the trace: what the initial state needs (the
  * first event of every page and pageblock), what simulate mode's reclaim
- * needs (which frees were the recorded kswapd's and kcompactd's, the
- * kswapd.ahead numbering), and each zone's net use for --untraced-use.
+ * needs (kcompactd's frees; whether the trace has the page-cache and LRU
+ * events), and each zone's net use for --untraced-use.
  */
 #include "sim/replay/engine.h"
 
@@ -24,55 +24,6 @@ void rp_free_pass1(struct ps_replay *r)
 	r->pb_evidence = r->pb_changed = NULL;
 }
 
-/*
- * kswapd.ahead, pass 1: numbers the allocations and marks those whose block
- * the recorded kswapd freed.  Off for good when a number would wrap or the
- * bitmap cannot grow (the replay then runs as with kswapd.ahead = 0).
- */
-static void prepass_ahead(struct ps_replay *r, const struct ps_event *ev)
-{
-	uint32_t tidx, n;
-	uint64_t tg;
-	int ti;
-
-	if (ev->type == PS_EV_ALLOC && ++r->alloc_seq == UINT32_MAX)
-		r->kswapd_ahead = 0;
-	if (ev->pfn == PS_PFN_NONE || (ev->type != PS_EV_ALLOC && ev->type != PS_EV_FREE) ||
-	    ev->order >= PS_NR_ORDERS || (ti = tzone_of(r, ev->pfn, &tidx)) < 0)
-		return;
-	tg = r->tz[ti].gbase + tidx;
-	n = 1u << ev->order;
-	if (tidx + n > r->tz[ti].nr_pages)
-		n = r->tz[ti].nr_pages - tidx;
-	if (ev->type == PS_EV_FREE) {
-		uint32_t seq = r->alloc_of[tg];
-
-		if (seq && ev->task == PS_TASK_KSWAPD) {
-			if (seq >= r->ahead_nbits) {
-				uint32_t nb = r->ahead_nbits ? r->ahead_nbits : 1u << 16;
-				uint64_t *b;
-
-				while (nb <= seq && nb < (1u << 31))
-					nb *= 2;
-				if (nb <= seq || !(b = realloc(r->ahead_bits, nb / 8))) {
-					r->kswapd_ahead = 0;
-					return;
-				}
-				memset((char *)b + r->ahead_nbits / 8, 0, (nb - r->ahead_nbits) / 8);
-				r->ahead_bits = b;
-				r->ahead_nbits = nb;
-			}
-			if (!(r->ahead_bits[seq / 64] & (1ull << (seq % 64))))
-				r->ahead_marked++;
-			r->ahead_bits[seq / 64] |= 1ull << (seq % 64);
-		}
-		memset(&r->alloc_of[tg], 0, n * sizeof(*r->alloc_of));
-		return;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		r->alloc_of[tg + i] = r->alloc_seq;
-}
-
 static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	struct ps_zone *z;
@@ -82,8 +33,11 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	if (!r->first_ns)
 		r->first_ns = ev->ts_ns ? ev->ts_ns : 1;
 	r->last_ns = ev->ts_ns;
-	if (r->kswapd_ahead)
-		prepass_ahead(r, ev);
+	if (!ps_event_is_kmem(ev->type)) {
+		/* the page-cache and LRU events: the LRU comes from them, not from gfp flags */
+		r->lru_events |= ev->type == PS_EV_PC_ADD || ev->type == PS_EV_LRU_ADD;
+		return;
+	}
 	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
 		return;
 	mig = ev->type == PS_EV_FREE && order == 0 && ev->task == PS_TASK_KCOMPACTD;
@@ -116,8 +70,6 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	if ((ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE) && order < PS_NR_ORDERS)
 		r->net_pages[zi] += ev->type == PS_EV_FREE ? (int64_t)1 << order : -((int64_t)1 << order);
 	r->trace_has_comm |= ev->comm != NULL;	/* simulate mode reads task names in pass 1 too */
-	if (ev->type == PS_EV_FREE && ev->task == PS_TASK_KSWAPD)
-		r->tnode[z->node].last_recorded_ns = ev->ts_ns;
 	r->mig_expected[zi] += mig;
 	if (ev->type == PS_EV_EXTFRAG) {
 		uint32_t pbs = 1u << (ev->fallback_order > z->pageblock_order ? ev->fallback_order - z->pageblock_order : 0);

@@ -47,8 +47,8 @@ void ps_replay_destroy(struct ps_replay *r)
 	free(r->shadow);
 	free(r->shadow_seed);
 	free(r->net_pages);
-	free(r->alloc_of);
-	free(r->ahead_bits);
+	free(r->owner);
+	free(r->kreclaimed);
 	free(r->mig_expected);
 	free(r->untraced_target);
 	free(r->untraced_taken);
@@ -57,11 +57,6 @@ void ps_replay_destroy(struct ps_replay *r)
 		free(r->ttouch[i]);
 	free(r->ttouch);
 	free(r->tz);
-	for (int n = 0; n < PS_MAX_NODES; n++) {
-		free(r->tnode[n].ring);
-		free(r->tnode[n].deferred);
-		free(r->tnode[n].ahead);
-	}
 	free(r);
 }
 
@@ -110,8 +105,6 @@ static int isolated_pool(struct ps_replay *r, char *err, int len)
 
 int ps_replay_start(struct ps_replay *r, char *err, int len)
 {
-	if (rp_victim_lists(r, err, len) < 0)
-		return -1;
 	/* vmstat_update: the first tick is armed at the first event */
 	ps_timer_arm(&r->timers, PS_TIMER_VMSTAT, 0, 0);
 	if (r->cross) {
@@ -122,8 +115,10 @@ int ps_replay_start(struct ps_replay *r, char *err, int len)
 				return -1;
 		return isolated_pool(r, err, len);
 	}
-	for (int zi = 0; zi < r->mm.nr_zones; zi++)
+	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
 		rp_build_zone(r, zi);
+		rp_lru_start(r, zi);
+	}
 	untraced_targets(r);
 	if (isolated_pool(r, err, len) < 0)
 		return -1;
@@ -196,9 +191,13 @@ static void run_timers(struct ps_replay *r, uint64_t now)
 static inline void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	r->mm.now_ns = ev->ts_ns;
-	if (ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE)
+	if (ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE) {
 		rp_simulate_alloc_free(r, ev);
-	else if (ev->type != PS_EV_EXTFRAG) {	/* the model makes its own */
+	} else if (!ps_event_is_kmem(ev->type)) {
+		/* the page-cache, LRU and reclaim events feed the model's lists; it reclaims on its own */
+		rp_reclaim_event(r, ev);
+		r->cnt.events[ev->type]++;
+	} else if (ev->type != PS_EV_EXTFRAG) {	/* the model makes its own */
 		if (ev->type == PS_EV_ZONE_LOCKED || ev->type == PS_EV_PCPU_DRAIN)
 			rp_trace_pcp_event(r, ev);
 		r->cnt.events[ev->type]++;

@@ -42,11 +42,8 @@ double ps_replay_bytes_per_page(const struct ps_replay *r)
 
 	if (r->map)
 		b += (double)r->traced_pages * sizeof(*r->map) / (r->mm.total_pages ? r->mm.total_pages : 1);
-	for (int n = 0; n < PS_MAX_NODES; n++)
-		ring += (r->tnode[n].ring ? r->tnode[n].cap : 0) + (r->tnode[n].deferred ? r->tnode[n].dcap : 0) +
-			(r->tnode[n].ahead ? 2 * r->tnode[n].acap : 0);
-	if (r->alloc_of)
-		ring += r->traced_pages + r->ahead_nbits / 32;
+	if (r->owner)		/* the owner of each model page, the kernel-reclaimed bits */
+		ring += r->mm.total_pages + r->traced_pages / 32;
 	b += (double)ring * sizeof(uint32_t) / (r->mm.total_pages ? r->mm.total_pages : 1);
 	if (r->mm.dirty.file)	/* the page-cache and dirty bitmaps */
 		b += 2.0 * (double)(r->mm.total_pages / 64 + 1) * sizeof(uint64_t) / (r->mm.total_pages ? r->mm.total_pages : 1);
@@ -84,6 +81,19 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 			ps_lock_follow_finish(r->lockf);
 		ps_lock_finish(r->lock);
 		r->lock_finished = 1;
+	}
+	if (r->o.mode == PS_REPLAY_SIMULATE) {
+		/* the kernel's reclaim rows: the model's own reclaim (the trace's is not replayed) */
+		r->cnt.have_reclaim = 1;
+		r->cnt.pgsteal_kswapd = r->mm.pgsteal_kswapd;
+		r->cnt.pgsteal_direct = r->mm.pgsteal_direct;
+		r->cnt.pgscan_kswapd = r->mm.pgscan_kswapd;
+		r->cnt.pgscan_direct = r->mm.pgscan_direct;
+		r->cnt.node_reclaim_calls = r->mm.node_reclaims;
+		r->cnt.zone_reclaim_failed = r->mm.zone_reclaim_failed;
+		r->cnt.pageoutrun = 0;
+		for (int n = 0; n < PS_MAX_NODES; n++)
+			r->cnt.pageoutrun += r->mm.node[n].kswapd.runs;
 	}
 	if (ps_counters_to_kv(&r->cnt, kv) < 0)
 		return -1;
@@ -145,11 +155,14 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 				PS_KV_SET(name, r->untraced_taken[zi]);
 			}
 		}
-		PS_KV_SET("replay_kswapd_frees_taken_over", r->kswapd_frees_deferred);
-		PS_KV_SET("replay_kswapd_frees_forced", r->kswapd_deferred_overflow);
-		PS_KV_SET("replay_kswapd_ahead_marked", r->ahead_marked);
-		PS_KV_SET("replay_kswapd_ahead_pages", r->ahead_taken);
-		PS_KV_SET("replay_kswapd_ahead_dropped", r->ahead_dropped);
+		PS_KV_SET("replay_kernel_reclaim_absorbed_pages", r->kernel_reclaim_absorbed);
+		PS_KV_SET("replay_refaults", r->refaults);
+		PS_KV_SET("replay_lru_from_gfp", !r->lru_events);
+		PS_KV_SET("model_direct_reclaims", r->mm.direct_reclaims);
+		PS_KV_SET("model_lru_activated", r->mm.nr_activate);
+		PS_KV_SET("model_lru_deactivated", r->mm.nr_deactivate);
+		PS_KV_SET("model_lru_dirty_kept", r->mm.nr_dirty_kept);
+		PS_KV_SET("model_lru_rotated", r->mm.nr_rotated);
 		PS_KV_SET("model_node_reclaim_calls", r->mm.node_reclaims);
 		PS_KV_SET("model_node_reclaimed_pages", r->mm.node_reclaimed);
 		PS_KV_SET("model_node_reclaim_full", r->mm.node_reclaim_full);
@@ -173,6 +186,15 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 			PS_KV_SET(name, r->mm.node[n].kswapd.hit_quickly_low);
 			snprintf(name, sizeof(name), "model_kswapd_high_wmark_hit_quickly.node%d", n);
 			PS_KV_SET(name, r->mm.node[n].kswapd.hit_quickly_high);
+			/* the LRU lists at the end (the kernel's nr_inactive_anon ... nr_unevictable) */
+			for (int l = 0; l < PS_NR_LRU; l++) {
+				static const char *const lru_names[PS_NR_LRU] = {
+					"inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable"
+				};
+
+				snprintf(name, sizeof(name), "model_nr_%s.node%d", lru_names[l], n);
+				PS_KV_SET(name, r->mm.node[n].lru.nr[l]);
+			}
 		}
 		/* page cache and dirty pages per node at the end (the kernel's nr_*_file, nr_dirty) */
 		PS_KV_SET("model_dirty_limit_skips", r->mm.dirty.skips);

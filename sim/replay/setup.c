@@ -45,6 +45,8 @@ static void resolve_tunables(const struct ps_replay *r, struct ps_mm_tunables *t
 	t->zone_reclaim_mode = p->zone_reclaim_mode != PS_UNSET ? p->zone_reclaim_mode : 0;
 	t->defrag_mode = r->o.defrag_mode;
 	t->min_unmapped_ratio = p->min_unmapped_ratio != PS_UNSET ? p->min_unmapped_ratio : 1;
+	t->min_slab_ratio = p->min_slab_ratio != PS_UNSET ? p->min_slab_ratio : 5;
+	t->swap = r->m->swap_total_kb > 0;
 	t->dirty_ratio = p->dirty_ratio != PS_UNSET ? p->dirty_ratio : 20;
 	t->dirty_bytes = p->dirty_bytes != PS_UNSET ? p->dirty_bytes : 0;
 	t->pcp_batch = p->pcp_batch;
@@ -155,10 +157,10 @@ int rp_setup_model(struct ps_replay *r, char *err, int len)
 	resolve_tunables(r, &t);
 	if (ps_mm_create(&r->mm, m, o->profile, model_kver(r), &t, o->mode == PS_REPLAY_SIMULATE, err, len) < 0)
 		return -1;
-	/* the engine's clock, and in simulate mode what the trace shows of reclaim (victims.c) */
-	r->mm.ops = o->mode == PS_REPLAY_SIMULATE ? rp_victims : (struct ps_mm_ops){ 0 };
-	r->mm.ops.arm = engine_arm;
-	r->mm.ops.ctx = r;
+	/* the engine's clock, and in simulate mode word of what the model reclaimed (reclaim.c) */
+	r->mm.ops = (struct ps_mm_ops){ .arm = engine_arm, .ctx = r };
+	if (o->mode == PS_REPLAY_SIMULATE)
+		r->mm.ops.reclaimed = rp_reclaimed;
 	for (int i = 0; i < r->mm.nr_zones; i++) {
 		struct ps_zone *z = &r->mm.zones[i];
 
@@ -181,8 +183,6 @@ int rp_setup_model(struct ps_replay *r, char *err, int len)
 	}
 	if (traced_space(r) < 0)
 		goto nomem;
-	r->kswapd_takeover = o->policy.kswapd_takeover != PS_UNSET ? (int)o->policy.kswapd_takeover : 1;
-	r->kswapd_ahead = r->kswapd_takeover && o->mode == PS_REPLAY_SIMULATE && o->policy.kswapd_ahead == 1;
 	if (o->mode == PS_REPLAY_SIMULATE) {
 		if (r->mm.total_pages >= MAP_PCP_LOW - 1 || r->traced_pages >= PS_NIL) {
 			snprintf(err, len, "%s is too large for the simulate-mode table (%llu pages)%s",
@@ -192,9 +192,7 @@ int rp_setup_model(struct ps_replay *r, char *err, int len)
 			return -1;
 		}
 		r->map = calloc(r->traced_pages, sizeof(*r->map));
-		if (!r->map)
-			goto nomem;
-		if (r->kswapd_ahead && !(r->alloc_of = calloc(r->traced_pages, sizeof(*r->alloc_of))))
+		if (!r->map || rp_reclaim_create(r) < 0)
 			goto nomem;
 	}
 	zc = (size_t)m->nr_zones * r->mm.nr_cpus;
@@ -232,16 +230,13 @@ int rp_setup_model(struct ps_replay *r, char *err, int len)
 	ps_counters_init(&r->inv, m, m->pageblock_order);
 	r->cnt.numa_rule = r->inv.numa_rule = o->profile->numa_stat;	/* zone_statistics of the profile's kernel */
 	rp_build_cpu_map(r);
-	if (o->mode == PS_REPLAY_SIMULATE) {
-		/* the page cache at the start, as recorded (the model's own machine only) */
-		for (int i = 0; i < r->mm.nr_zones && !r->cross; i++) {
-			ps_dirty_start(&r->mm.dirty, i, m->zones[i].nr_file, m->zones[i].nr_dirty);
-			if (m->zones[i].node < PS_MAX_NODES)
-				r->mm.node[m->zones[i].node].nr_mapped += m->zones[i].nr_mapped;
-		}
-		if (rp_victim_lists_create(r) < 0)
-			goto nomem;
-	}
+	/*
+	 * The dirty pages at the start, as recorded (the model's own machine
+	 * only); the page cache then comes with the pages that stand for it
+	 * (rp_lru_start)
+	 */
+	for (int i = 0; o->mode == PS_REPLAY_SIMULATE && i < r->mm.nr_zones && !r->cross; i++)
+		ps_dirty_start(&r->mm.dirty, i, m->zones[i].nr_dirty, m->zones[i].nr_dirty);
 	r->last_pcp_pages = calloc(r->mm.nr_zones > 0 ? (size_t)r->mm.nr_zones : 1, sizeof(*r->last_pcp_pages));
 	if (!r->last_pcp_pages)
 		goto nomem;

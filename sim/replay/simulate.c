@@ -31,13 +31,13 @@
  * A traced allocation (counted in @c): the model places it by its zone walk
  * and maps the traced block to the model's.
  */
-static void simulate_alloc(struct ps_replay *r, const struct ps_event *ev, struct ps_counters *c, uint32_t seq)
+static void simulate_alloc(struct ps_replay *r, const struct ps_event *ev, struct ps_counters *c)
 {
 	struct ps_zone *z;
 	struct ps_event a = *ev;
 	uint32_t tidx, idx;
 	int ti, cpu = ev->cpu < PS_MAX_CPUS ? r->cpu_to_cpu[ev->cpu] : ev->cpu;
-	int node, thisnode = !!(ev->gfp & PS_GFP_THISNODE), mt = ev->migratetype, ra;
+	int node, thisnode = !!(ev->gfp & PS_GFP_THISNODE), mt = ev->migratetype;
 	uint64_t tg;
 
 	if (ev->pfn == PS_PFN_NONE) {
@@ -65,17 +65,11 @@ static void simulate_alloc(struct ps_replay *r, const struct ps_event *ev, struc
 	ps_vmstat_touch(&r->mm, z->index, cpu);
 	for (uint32_t i = 0; i < (1u << ev->order) && tidx + i < r->tz[ti].nr_pages; i++)
 		r->map[tg + i] = (uint32_t)(r->mm.gbase[z->index] + idx + i + 1);
-	ra = lru_page(ev->gfp);
-	if (ra || (ev->gfp & PS_GFP_WRITE))
-		ps_dirty_alloc(&r->mm.dirty, r->mm.gbase[z->index] + idx, z->index, ev->order,
-			       !!(ev->gfp & PS_GFP_WRITE));
-	if (ra)
-		rp_lru_add(r, z->node, (uint32_t)tg);
-	if (r->alloc_of) {
-		r->alloc_of[tg] = seq;
-		if (ahead_marked(r, seq))
-			rp_ahead_add(r, z->node, (uint32_t)tg, seq);
-	}
+	r->owner[r->mm.gbase[z->index] + idx] = (uint32_t)(tg + 1);
+	if (!r->lru_events)
+		rp_lru_from_gfp(r, z, idx, ev->order, ev->gfp);
+	else if (ev->gfp & PS_GFP_WRITE)	/* write_begin's page: page cache, dirty (its add event follows) */
+		ps_dirty_alloc(&r->mm.dirty, r->mm.gbase[z->index] + idx, z->index, ev->order, 1);
 	a.pfn = z->start_pfn + idx;
 	a.cpu = cpu;
 	ps_counters_event(c, &a);
@@ -148,8 +142,36 @@ static void simulate_invisible(struct ps_replay *r, const struct ps_event *ev, u
 	a.percpu_refill = 0;
 	r->invisible_replayed++;
 	r->invisible_pages++;
-	simulate_alloc(r, &a, &r->inv, 0);
+	simulate_alloc(r, &a, &r->inv);
 	untraced_give_back(r, ev);
+}
+
+/*
+ * The trace's free of traced block @tg (model block @idx of @z) is the
+ * kernel's reclaim of a page-cache page: the free is absorbed and the model
+ * keeps the page, on its LRU list, until its own reclaim takes it (the
+ * block stays the owner's; the map forgets it).  Without the page-cache
+ * events, a free of a file page by a kswapd thread, or by any task when the
+ * recording ran node reclaim, is taken for the kernel's reclaim.
+ */
+static int kernel_reclaim_free(struct ps_replay *r, const struct ps_event *ev, uint64_t tg, struct ps_zone *z,
+			       uint32_t idx)
+{
+	int file;
+
+	if (r->lru_events) {
+		if (!rp_kernel_reclaimed(r, tg, ev->order))
+			return 0;
+	} else {
+		file = ps_lru_list(z, idx) == PS_LRU_INACTIVE_FILE || ps_lru_list(z, idx) == PS_LRU_ACTIVE_FILE;
+		if (!file || !(ev->task == PS_TASK_KSWAPD ||
+			       (r->o.recorded.zone_reclaim_mode != PS_UNSET && (r->o.recorded.zone_reclaim_mode & 1))))
+			return 0;
+	}
+	if (ps_lru_list(z, idx) < 0)
+		return 0;	/* not on the model's lists: nothing for its reclaim to take, free it */
+	r->kernel_reclaim_absorbed += 1u << ev->order;
+	return 1;
 }
 
 /* An allocation or a free of the trace, in simulate mode. */
@@ -158,7 +180,6 @@ __attribute__((noinline)) void rp_simulate_alloc_free(struct ps_replay *r, const
 	struct ps_zone *z;
 	uint32_t tidx, idx;
 	int ti, cpu = ev->cpu < PS_MAX_CPUS ? r->cpu_to_cpu[ev->cpu] : ev->cpu;
-	uint32_t seq = ev->type == PS_EV_ALLOC && r->alloc_of ? ++r->alloc_seq : 0;	/* kswapd.ahead */
 
 	if (ev->order >= PS_NR_ORDERS) {
 		rp_defect(r, PS_DEF_SHAPE, ev, "order above the maximum");
@@ -166,7 +187,7 @@ __attribute__((noinline)) void rp_simulate_alloc_free(struct ps_replay *r, const
 		return;
 	}
 	if (ev->type == PS_EV_ALLOC) {
-		simulate_alloc(r, ev, &r->cnt, seq);
+		simulate_alloc(r, ev, &r->cnt);
 		return;
 	}
 	r->trace_has_comm |= ev->comm != NULL;
@@ -182,8 +203,6 @@ __attribute__((noinline)) void rp_simulate_alloc_free(struct ps_replay *r, const
 
 		if (tidx + n > r->tz[ti].nr_pages)
 			n = r->tz[ti].nr_pages - tidx;
-		if (r->alloc_of)
-			r->alloc_of[tg] = 0;	/* off kswapd.ahead's list */
 		if (MAP_IS_PCP(g)) {
 			if (ev->order == 0)
 				simulate_invisible(r, ev, (uint32_t)g);
@@ -194,12 +213,11 @@ __attribute__((noinline)) void rp_simulate_alloc_free(struct ps_replay *r, const
 			g = r->map[tg];
 		}
 		if (g == MAP_RECLAIMED) {
-			/* the model's kswapd reclaimed it already */
+			/* the model's reclaim took it already */
 			memset(&r->map[tg], 0, n * sizeof(*r->map));
 			trace_pcp_put(r, ev, tg, PS_MT_MOVABLE);
 			r->reclaimed_then_freed += 1u << ev->order;
-			if (r->kswapd_takeover && ev->task == PS_TASK_KSWAPD)
-				r->tnode[r->node_to_node[r->tz[ti].node]].handed++;	/* it has reclaimed here */
+			rp_kernel_reclaimed(r, tg, ev->order);
 			r->cnt.events[PS_EV_FREE]++;
 			return;
 		}
@@ -229,18 +247,18 @@ __attribute__((noinline)) void rp_simulate_alloc_free(struct ps_replay *r, const
 			r->map[tg] = 0;
 		else
 			memset(&r->map[tg], 0, n * sizeof(*r->map));
+		if (kernel_reclaim_free(r, ev, tg, z, idx)) {
+			r->cnt.events[PS_EV_FREE]++;
+			return;
+		}
 		trace_pcp_put(r, ev, tg, z->mt[idx]);
+		rp_lru_forget(r, z, idx, ev->order);
 		if ((idx & ((1u << ev->order) - 1)) || ps_zone_reshape_alloc(z, idx, ev->order) < 0) {
 			rp_defect(r, PS_DEF_SHAPE, ev, "free of a traced block the model did not allocate whole");
 			return;
 		}
 		if (ev->order == 0 && r->mm.iso.on && ev->task == PS_TASK_KCOMPACTD)
 			ps_compaction_migrate(&r->mm, z);
-		if (r->kswapd_takeover && ev->task == PS_TASK_KSWAPD && r->tnode[z->node].deferred) {
-			rp_defer_kswapd_free(r, z, idx);
-			r->cnt.events[PS_EV_FREE]++;
-			return;
-		}
 		ps_free_pages(&r->mm, z, idx, ev->order, cpu, ev->ts_ns, 1);
 		f.pfn = z->start_pfn + idx;
 		f.cpu = cpu;

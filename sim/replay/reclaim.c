@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * reclaim.c - simulate mode's reclaim as the engine sees it.  The model
+ * (sim/mm/vmscan.c) decides what to reclaim from its own LRU lists, under
+ * the recorded policy and a changed one alike; the engine feeds those lists
+ * from the trace and keeps the trace's own reclaim from being replayed:
+ *
+ *  - the trace's page-cache and LRU events go to the model's page cache and
+ *    lists (a trace without them: the allocation's gfp flags say, below);
+ *  - the kernel's reclaim shows as mm_filemap_delete_from_page_cache inside
+ *    a reclaim context (a kswapd thread, or a direct or node reclaim window
+ *    the trace shows open on the CPU) followed by the page's free: that free
+ *    is absorbed, and the model keeps the page until its own reclaim takes it;
+ *  - a block the model's reclaim freed is marked in the map (MAP_RECLAIMED):
+ *    the trace's later free of it is absorbed, and an activation of it
+ *    (the workload touching the page again) counts as a refault.
+ *
+ * Without page-cache and LRU events (older traces): an allocation with the
+ * readahead flags (page cache read in: __GFP_HARDWALL, __GFP_NORETRY and
+ * __GFP_NOWARN, not __GFP_ZERO) or with __GFP_WRITE goes on the inactive
+ * file list, any other user allocation (__GFP_HARDWALL) on the inactive
+ * anon list, kernel allocations on none; the kernel's reclaim is taken to
+ * be the frees of file pages by kswapd threads, and, when the recording ran
+ * node reclaim (vm.zone_reclaim_mode & 1), by any task.
+ *
+ * The pages on the LRU before the trace (the snapshot's nr_*_file per node)
+ * are stood for by pages the trace never touches (rp_lru_start).
+ */
+#include "sim/mm/page-writeback.h"
+#include "sim/mm/vmscan.h"
+#include "sim/replay/engine.h"
+
+void rp_reclaimed(void *ctx, struct ps_zone *z, uint32_t idx, int order)
+{
+	struct ps_replay *r = ctx;
+	uint64_t g = r->mm.gbase[z->index] + idx;
+	uint32_t o = r->owner[g];
+
+	if (!o)
+		return;		/* a page the trace never named */
+	r->owner[g] = 0;
+	/* the trace still holds the block it stood for: its later free is absorbed */
+	if (r->map[o - 1] == (uint32_t)(g + 1))
+		for (uint32_t i = 0; i < (1u << order) && o - 1 + i < r->traced_pages; i++)
+			r->map[o - 1 + i] = MAP_RECLAIMED;
+}
+
+int rp_reclaim_create(struct ps_replay *r)
+{
+	r->owner = calloc(r->mm.total_pages ? r->mm.total_pages : 1, sizeof(*r->owner));
+	r->kreclaimed = calloc(r->traced_pages / 64 + 1, sizeof(uint64_t));
+	return r->owner && r->kreclaimed ? 0 : -1;
+}
+
+/* Whether @ev happens in a reclaim context: a kswapd thread's, or inside a direct or node reclaim window. */
+static int reclaim_context(const struct ps_replay *r, const struct ps_event *ev)
+{
+	return ev->task == PS_TASK_KSWAPD || (ev->cpu < PS_MAX_CPUS && r->in_reclaim[ev->cpu]);
+}
+
+/* The model block traced pfn @pfn stands for: its zone and index, or NULL (and *@tg its traced index). */
+static struct ps_zone *model_block(struct ps_replay *r, uint64_t pfn, uint64_t *tg, uint32_t *idx)
+{
+	uint32_t tidx, g;
+	int ti = tzone_of(r, pfn, &tidx);
+
+	if (ti < 0)
+		return NULL;
+	*tg = r->tz[ti].gbase + tidx;
+	g = r->map[*tg];
+	if (!MAP_IS_MODEL(g))
+		return NULL;
+	return ps_mm_zone_of_global(&r->mm, g - 1, idx);
+}
+
+/* The page-cache, LRU and reclaim events of the trace, in simulate mode. */
+void rp_reclaim_event(struct ps_replay *r, const struct ps_event *ev)
+{
+	struct ps_zone *z;
+	uint64_t tg;
+	uint32_t idx;
+
+	switch (ev->type) {
+	case PS_EV_DIRECT_BEGIN:
+	case PS_EV_NODE_RECLAIM_BEGIN:
+	case PS_EV_DIRECT_END:
+	case PS_EV_NODE_RECLAIM_END:
+		if (ev->cpu < PS_MAX_CPUS)
+			r->in_reclaim[ev->cpu] = ev->type == PS_EV_DIRECT_BEGIN || ev->type == PS_EV_NODE_RECLAIM_BEGIN;
+		return;
+	case PS_EV_PC_ADD:
+		if (!(z = model_block(r, ev->pfn, &tg, &idx)) || ev->order >= PS_NR_ORDERS)
+			return;
+		if (!ps_dirty_is_file(&r->mm.dirty, r->mm.gbase[z->index] + idx))
+			ps_dirty_alloc(&r->mm.dirty, r->mm.gbase[z->index] + idx, z->index, ev->order, 0);
+		return;
+	case PS_EV_PC_DEL:
+		/* the kernel's reclaim: the free that follows is absorbed, the model keeps the page */
+		if (reclaim_context(r, ev) && ev->pfn != PS_PFN_NONE) {
+			uint32_t tidx;
+			int ti = tzone_of(r, ev->pfn, &tidx);
+
+			if (ti >= 0) {
+				tg = r->tz[ti].gbase + tidx;
+				r->kreclaimed[tg / 64] |= 1ull << (tg % 64);
+			}
+		}
+		return;
+	case PS_EV_LRU_ADD:
+		if ((z = model_block(r, ev->pfn, &tg, &idx)))
+			ps_lru_add(&r->mm, z, idx, ev->x.lru.lru, ev->x.lru.flags);
+		return;
+	case PS_EV_LRU_ACTIVATE:
+		if ((z = model_block(r, ev->pfn, &tg, &idx))) {
+			ps_lru_activate(&r->mm, z, idx);
+		} else if (ev->pfn != PS_PFN_NONE) {
+			uint32_t tidx;
+			int ti = tzone_of(r, ev->pfn, &tidx);
+
+			/* the workload touched a page the model reclaimed: a refault */
+			if (ti >= 0 && r->map[r->tz[ti].gbase + tidx] == MAP_RECLAIMED)
+				r->refaults++;
+		}
+		return;
+	default:
+		return;
+	}
+}
+
+/*
+ * Whether the trace's free of traced block @tg was the kernel's reclaim (its
+ * page-cache deletion was seen in a reclaim context; consumed here).
+ */
+int rp_kernel_reclaimed(struct ps_replay *r, uint64_t tg, int order)
+{
+	uint64_t bit = 1ull << (tg % 64);
+
+	if (!(r->kreclaimed[tg / 64] & bit))
+		return 0;
+	r->kreclaimed[tg / 64] &= ~bit;
+	return 1;
+}
+
+/* A trace without LRU events: the block's list from its allocation's gfp flags (see the top). */
+void rp_lru_from_gfp(struct ps_replay *r, struct ps_zone *z, uint32_t idx, int order, uint32_t gfp)
+{
+	uint64_t g = r->mm.gbase[z->index] + idx;
+
+	if (lru_page(gfp) || (gfp & PS_GFP_WRITE)) {
+		ps_dirty_alloc(&r->mm.dirty, g, z->index, order, !!(gfp & PS_GFP_WRITE));
+		ps_lru_add(&r->mm, z, idx, PS_LRU_INACTIVE_FILE, 0);
+	} else if (gfp & PS_GFP_HARDWALL) {
+		ps_lru_add(&r->mm, z, idx, PS_LRU_INACTIVE_ANON, PS_PAGEMAP_SWAPBACKED | PS_PAGEMAP_MAPPED);
+	}
+}
+
+/*
+ * The trace frees [idx, 2^order) of @z in a shape the model may not have:
+ * every allocated block overlapping it leaves its LRU list first (the
+ * lists count whole blocks).
+ */
+void rp_lru_forget(struct ps_replay *r, struct ps_zone *z, uint32_t idx, int order)
+{
+	uint32_t end = idx + (1u << order), h;
+	int k;
+
+	if (!z->lru)
+		return;
+	for (uint32_t p = idx; p < end && p < z->nr_pages; p = h + (1u << k)) {
+		if (ps_zone_block_of(z, p, &h, &k) < 0) {
+			h = p;
+			k = 0;
+			continue;
+		}
+		if (h + (1u << k) <= p)	/* cannot happen: the block holds p */
+			break;
+		ps_lru_del(&r->mm, z, h);
+	}
+}
+
+/*
+ * The pages on the LRU when the trace began, by the snapshot's counts per
+ * node: zone @zi's share of its node's file pages (by its nr_zone_*_file)
+ * stood for by allocated pages the trace never touches, from the bottom of
+ * the zone up, inactive ones first, the node's mapped share of them mapped.
+ * They are page cache, so the model's reclaim may take them.
+ */
+void rp_lru_start(struct ps_replay *r, int zi)
+{
+	struct ps_zone *z = &r->mm.zones[zi];
+	const struct ps_zone_desc *d = &r->m->zones[zi];
+	const struct ps_node_desc *nd = z->node < PS_MAX_NODES ? &r->m->node[z->node] : NULL;
+	long want = d->nr_file, inactive, mapped;
+
+	if (!z->lru || want <= 0 || r->cross)
+		return;
+	if (nd && nd->nr_inactive_file >= 0 && nd->nr_active_file >= 0 &&
+	    nd->nr_inactive_file + nd->nr_active_file > 0) {
+		inactive = want * nd->nr_inactive_file / (nd->nr_inactive_file + nd->nr_active_file);
+		mapped = nd->nr_mapped > 0 && nd->nr_file_pages > 0 ? want * nd->nr_mapped / nd->nr_file_pages : 0;
+	} else {
+		inactive = want;
+		mapped = 0;
+	}
+	for (uint32_t i = z->span_start; i < z->present_end && want > 0; i++) {
+		int l;
+
+		if (T_CLASS(r->touch[zi][i]) != T_NONE || z->state[i] != PG_STATE(PG_ALLOC, 1, 0) ||
+		    (z->lru[i] & PS_LRUF_LIST))
+			continue;
+		l = inactive > 0 ? PS_LRU_INACTIVE_FILE : PS_LRU_ACTIVE_FILE;
+		ps_dirty_alloc(&r->mm.dirty, r->mm.gbase[zi] + i, zi, 0, 0);
+		ps_lru_add(&r->mm, z, i, l, mapped > 0 ? PS_PAGEMAP_MAPPED : 0);
+		inactive--;
+		mapped--;
+		want--;
+	}
+}

@@ -43,7 +43,6 @@ static const char machine_text[] =
 
 static struct ps_event evs[8192];
 static int nr_evs;
-static long takeover = PS_UNSET;	/* kswapd.takeover for the next replays */
 
 static uint64_t last_ts;
 
@@ -78,7 +77,6 @@ static long long replay_counter(const struct ps_machine *m, const char *prof, co
 	ps_policy_init(&o.recorded);
 	o.policy.pcp_high = 0;
 	o.policy.pcp_batch = 1;
-	o.policy.kswapd_takeover = takeover;
 	for (int c = 0; c < PS_MAX_CPUS; c++)
 		o.cpu_node_map[c] = -1;
 	ps_lock_params_init(&o.lock);
@@ -183,7 +181,7 @@ int main(void)
 	 * the events.  Node 0 starts with 174 free pages (the trace allocates
 	 * them first), node 1 with none.  CPU 0's 50 page-cache requests take
 	 * node 0 down to LOW: the 50th fails the fast path and the slow path
-	 * wakes kswapd0, with the page cache to reclaim (kswapd.takeover off).
+	 * wakes kswapd0, with the page cache on its inactive file list to reclaim.
 	 * 3,000 inert events 5 ns apart (15 us) follow; the other 124 pages are
 	 * allocated at the very end, with no time passing.  kswapd0 reclaims
 	 * one page in those 15 us; a budget rounded down at each event earned
@@ -212,10 +210,8 @@ int main(void)
 			alloc_ev(1, NODE0_PFN + 100 + i, kernel);
 			evs[nr_evs - 1].ts_ns = t;
 		}
-		takeover = 0;
 		CHECK_EQ(replay_counter(&m61, "5.10", "model_kswapd_wakeups.node0"), 1);
 		CHECK_EQ(replay_counter(&m61, "5.10", "model_kswapd_reclaimed_pages.node0"), 1);
-		takeover = PS_UNSET;
 	}
 	CHECK_DONE();
 }

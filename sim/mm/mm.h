@@ -53,6 +53,7 @@ struct ps_mm_tunables {
 	long min_unmapped_ratio;	/* vm.min_unmapped_ratio, percent */
 	long min_slab_ratio;		/* vm.min_slab_ratio, percent */
 	int swap;			/* swap space to reclaim anonymous pages into */
+	int lru_gen;			/* the multi-generational LRU is on (lru_gen/enabled & 1) */
 	long dirty_ratio, dirty_bytes;	/* vm.dirty_ratio, vm.dirty_bytes */
 	long pcp_batch, pcp_high;	/* < 0: the zone's own (zoneinfo) */
 	long pcp_batch_scale_max;	/* < 0: CONFIG_PCP_BATCH_SCALE_MAX's default */

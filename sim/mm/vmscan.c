@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * vmscan.c - reclaim over the model's own LRU lists (classic LRU, as 6.1
- * runs it by default): the lists per node, shrink_node's passes
+ * runs it by default; the multi-generational LRU's rules where the snapshot
+ * has it on, below): the lists per node, shrink_node's passes
  * (shrink_lruvec, shrink_inactive_list, shrink_active_list), kswapd as a
  * timed activity per node (woken, balance_pgdat, boosts, naps, failures),
  * direct reclaim and node reclaim (vm.zone_reclaim_mode).
@@ -21,6 +22,11 @@
  *    reclaim happen at the time of the request.  get_scan_count's
  *    proportions are the lists' sizes shifted by the priority.
  *  - Zone-based kswapd (<= 4.7) does not tell unreclaimable zones apart.
+ *  - The multi-generational LRU (lru_gen/enabled & 1) keeps the classic
+ *    lists' order for its generations; what it changes is modelled:
+ *    reclaim that may not write or unmap reclaims nothing (6.3+: node
+ *    reclaim without RECLAIM_WRITE and RECLAIM_UNMAP, boosted kswapd
+ *    runs), and kswapd's first pass starts at set_initial_priority's.
  * See docs/replay.md, "Reclaim".
  */
 #include <string.h>
@@ -174,6 +180,17 @@ static int file_lru(int l)
 }
 
 /*
+ * lru_gen_shrink_node (6.3+, the multi-generational LRU on): reclaim that
+ * may not write or unmap is refused outright ("unmapped clean folios are
+ * already prioritized"): node reclaim without RECLAIM_WRITE and
+ * RECLAIM_UNMAP, and kswapd's boosted reclaim, reclaim nothing.
+ */
+static int lru_gen_refuses(const struct ps_mm *mm, const struct ps_scan_control *sc)
+{
+	return mm->t.lru_gen && mm->kver >= PS_KVER(6, 3, 0) && (!sc->may_writepage || !sc->may_unmap);
+}
+
+/*
  * get_scan_count: each evictable list's pages up to reclaim_idx, shifted
  * by the priority; anonymous lists only with swap to reclaim into.
  */
@@ -186,11 +203,13 @@ static void scan_prepare(struct ps_mm *mm, int node, struct ps_scan_control *sc)
 		sc->scan[l] = 0;
 		sc->rotate_left[l] = (long)lv->nr[l];
 	}
+	sc->cur = -1;
+	sc->batch_left = 0;
+	if (lru_gen_refuses(mm, sc))
+		return;
 	for (int l = 0; l < PS_LRU_UNEVICTABLE; l++)
 		if (file_lru(l) || anon)
 			sc->scan[l] = lru_size(lv, l, sc->reclaim_idx) >> sc->priority;
-	sc->cur = -1;
-	sc->batch_left = 0;
 }
 
 /* Moves the oldest block of list @l to the head of list @to (a rotation when @to == @l). */
@@ -502,6 +521,41 @@ static long round_pages(const struct ps_mm *mm, int node, int reclaim_idx)
 	return sum;
 }
 
+/* fls_long: the position of the highest bit set, 0 for none */
+static int fls_long(unsigned long x)
+{
+	int n = 0;
+
+	while (x) {
+		n++;
+		x >>= 1;
+	}
+	return n;
+}
+
+/*
+ * set_initial_priority (the multi-generational LRU, in 6.8, not in 6.1):
+ * reclaim at DEF_PRIORITY wanting MIN_LRU_BATCH (64) pages or more starts
+ * where (reclaimable >> priority) would give what it wants, reclaimable
+ * being the inactive lists (anonymous ones only with swap), clamped to
+ * DEF_PRIORITY / 2 .. DEF_PRIORITY; balance_pgdat goes on from there.
+ */
+static void lru_gen_initial_priority(const struct ps_mm *mm, int node, struct ps_scan_control *sc)
+{
+	const struct ps_lruvec *lv = &mm->node[node].lru;
+	unsigned long reclaimable;
+	int prio;
+
+	if (!mm->t.lru_gen || mm->kver < PS_KVER(6, 8, 0) || sc->priority != PS_DEF_PRIORITY || sc->nr_to_reclaim < 64 ||
+	    lru_gen_refuses(mm, sc))
+		return;
+	reclaimable = (unsigned long)lv->nr[PS_LRU_INACTIVE_FILE];
+	if (mm->t.swap && sc->may_swap)
+		reclaimable += (unsigned long)lv->nr[PS_LRU_INACTIVE_ANON];
+	prio = fls_long(reclaimable) - 1 - fls_long((unsigned long)sc->nr_to_reclaim - 1);
+	sc->priority = prio < PS_DEF_PRIORITY / 2 ? PS_DEF_PRIORITY / 2 : (prio > PS_DEF_PRIORITY ? PS_DEF_PRIORITY : prio);
+}
+
 /*
  * One turn of balance_pgdat's loop between shrink_node passes: account the
  * pass just done, then stop (returns 0, k->done set) or start the next pass.
@@ -550,6 +604,9 @@ static int kswapd_next_pass(struct ps_mm *mm, int node, uint64_t now)
 	sc->cpu = -1;
 	sc->now = now;
 	sc->nr_to_reclaim = round_pages(mm, node, k->zoneidx);
+	if (k->priority == PS_DEF_PRIORITY)
+		lru_gen_initial_priority(mm, node, sc);
+	k->priority = sc->priority;
 	k->raise = !(k->boost_left > 0 && k->priority == PS_DEF_PRIORITY - 2);
 	scan_prepare(mm, node, sc);
 	k->pass_got = 0;

@@ -37,6 +37,7 @@ enum touch {
 	T_DRAIN,	/* first event drains it: on a pcp list */
 };
 #define T_CLASS(t) ((t) & 7)
+#define PRE_BY_FREE 0x80000000u
 #define T_HEAD 0x80
 #define T_ORDER_SHIFT 3
 #define T_ORDER(t) (((t) >> T_ORDER_SHIFT) & 0xf)
@@ -93,6 +94,16 @@ struct ps_replay {
 	uint64_t *kreclaimed;
 	uint8_t in_reclaim[PS_MAX_CPUS];
 	int lru_events;
+	/*
+	 * Pass 1: the pages from before the trace that the kernel's reclaim
+	 * took, in the order it took them (model global index; PRE_BY_FREE:
+	 * seen only as a reclaimer's free, for a trace without page-cache
+	 * events), and the reclaim windows open per CPU as pass 1 reads.
+	 */
+	uint32_t *lru_pre;
+	uint32_t nr_lru_pre, lru_pre_cap;
+	uint64_t lru_pre_placed;
+	uint8_t pre_in_reclaim[PS_MAX_CPUS];
 	int trace_has_comm;		/* a free named its task (simulate mode reads tasks) */
 	uint64_t reclaimed_then_freed, kernel_reclaim_absorbed, refaults;
 	/* the traced machine's address space (same as the model's unless cross) */
@@ -200,6 +211,6 @@ void rp_reclaim_event(struct ps_replay *r, const struct ps_event *ev);
 int rp_kernel_reclaimed(struct ps_replay *r, uint64_t tg, int order);
 void rp_lru_from_gfp(struct ps_replay *r, struct ps_zone *z, uint32_t idx, int order, uint32_t gfp);
 void rp_lru_forget(struct ps_replay *r, struct ps_zone *z, uint32_t idx, int order);
-void rp_lru_start(struct ps_replay *r, int zi);
+void rp_lru_start(struct ps_replay *r);
 
 #endif

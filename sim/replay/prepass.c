@@ -5,6 +5,8 @@
  * needs (kcompactd's frees; whether the trace has the page-cache and LRU
  * events), and each zone's net use for --untraced-use.
  */
+#include <stdlib.h>
+
 #include "sim/replay/engine.h"
 
 void rp_free_pass1(struct ps_replay *r)
@@ -24,6 +26,54 @@ void rp_free_pass1(struct ps_replay *r)
 	r->pb_evidence = r->pb_changed = NULL;
 }
 
+/* Notes a page from before the trace that the kernel's reclaim took (see engine.h). */
+static void lru_pre_note(struct ps_replay *r, uint32_t g)
+{
+	if (r->nr_lru_pre == r->lru_pre_cap) {
+		uint32_t cap = r->lru_pre_cap ? 2 * r->lru_pre_cap : 4096;
+		uint32_t *p = realloc(r->lru_pre, cap * sizeof(*p));
+
+		if (!p)
+			return;		/* the page then stands among the snapshot's counts */
+		r->lru_pre = p;
+		r->lru_pre_cap = cap;
+	}
+	r->lru_pre[r->nr_lru_pre++] = g;
+}
+
+/*
+ * The page-cache and reclaim events in pass 1: a page the trace first shows
+ * deleted from the page cache by the kernel's reclaim was on the LRU at the
+ * start (the snapshot counts it, the trace says where it was and when the
+ * kernel took it).
+ */
+static void prepass_reclaim_event(struct ps_replay *r, const struct ps_event *ev)
+{
+	struct ps_zone *z;
+	uint32_t idx;
+
+	switch (ev->type) {
+	case PS_EV_DIRECT_BEGIN:
+	case PS_EV_NODE_RECLAIM_BEGIN:
+	case PS_EV_DIRECT_END:
+	case PS_EV_NODE_RECLAIM_END:
+		if (ev->cpu < PS_MAX_CPUS)
+			r->pre_in_reclaim[ev->cpu] = ev->type == PS_EV_DIRECT_BEGIN || ev->type == PS_EV_NODE_RECLAIM_BEGIN;
+		return;
+	case PS_EV_PC_DEL:
+		if (r->cross || ev->pfn == PS_PFN_NONE || ev->order != 0 ||
+		    !(ev->task == PS_TASK_KSWAPD || (ev->cpu < PS_MAX_CPUS && r->pre_in_reclaim[ev->cpu])))
+			return;
+		if (!(z = zone_of(r, ev->pfn, &idx)) || r->touch[z->index][idx])
+			return;
+		r->touch[z->index][idx] = T_FREED | T_HEAD;
+		lru_pre_note(r, (uint32_t)(r->mm.gbase[z->index] + idx));
+		return;
+	default:
+		return;
+	}
+}
+
 static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	struct ps_zone *z;
@@ -36,6 +86,8 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	if (!ps_event_is_kmem(ev->type)) {
 		/* the page-cache and LRU events: the LRU comes from them, not from gfp flags */
 		r->lru_events |= ev->type == PS_EV_PC_ADD || ev->type == PS_EV_LRU_ADD;
+		if (r->o.mode == PS_REPLAY_SIMULATE)
+			prepass_reclaim_event(r, ev);
 		return;
 	}
 	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
@@ -99,6 +151,14 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 		n = z->nr_pages - idx;
 	if (idx + n > z->present_end && idx + n <= z->span_end)
 		z->present_end = idx + n;	/* the trace shows memory there */
+	/*
+	 * a page from before the trace first seen freed by kswapd: page cache
+	 * the kernel's reclaim took, for a trace without page-cache events (a
+	 * task's free cannot be told from the workload's own)
+	 */
+	if (cls == T_FREED && order == 0 && !r->touch[zi][idx] && r->o.mode == PS_REPLAY_SIMULATE &&
+	    ev->task == PS_TASK_KSWAPD)
+		lru_pre_note(r, (uint32_t)(r->mm.gbase[zi] + idx) | PRE_BY_FREE);
 	/* a block first seen whole keeps its order (a pcp block at the start) */
 	if (!r->touch[zi][idx])
 		r->touch[zi][idx] = cls | T_HEAD | order << T_ORDER_SHIFT;

@@ -178,41 +178,121 @@ void rp_lru_forget(struct ps_replay *r, struct ps_zone *z, uint32_t idx, int ord
 	}
 }
 
-/*
- * The pages on the LRU when the trace began, by the snapshot's counts per
- * node: zone @zi's share of its node's file pages (by its nr_zone_*_file)
- * stood for by allocated pages the trace never touches, from the bottom of
- * the zone up, inactive ones first, the node's mapped share of them mapped.
- * They are page cache, so the model's reclaim may take them.
- */
-void rp_lru_start(struct ps_replay *r, int zi)
+/* The next page of zone @zi from *@at up that may stand for page cache from before the trace, or -1. */
+static int64_t next_stand_in(struct ps_replay *r, int zi, uint32_t *at)
 {
 	struct ps_zone *z = &r->mm.zones[zi];
-	const struct ps_zone_desc *d = &r->m->zones[zi];
-	const struct ps_node_desc *nd = z->node < PS_MAX_NODES ? &r->m->node[z->node] : NULL;
-	long want = d->nr_file, inactive, mapped;
 
-	if (!z->lru || want <= 0 || r->cross)
-		return;
-	if (nd && nd->nr_inactive_file >= 0 && nd->nr_active_file >= 0 &&
-	    nd->nr_inactive_file + nd->nr_active_file > 0) {
-		inactive = want * nd->nr_inactive_file / (nd->nr_inactive_file + nd->nr_active_file);
-		mapped = nd->nr_mapped > 0 && nd->nr_file_pages > 0 ? want * nd->nr_mapped / nd->nr_file_pages : 0;
-	} else {
-		inactive = want;
-		mapped = 0;
-	}
-	for (uint32_t i = z->span_start; i < z->present_end && want > 0; i++) {
-		int l;
+	for (; *at < z->present_end; (*at)++)
+		if (T_CLASS(r->touch[zi][*at]) == T_NONE && z->state[*at] == PG_STATE(PG_ALLOC, 1, 0) &&
+		    !(z->lru[*at] & PS_LRUF_LIST))
+			return (*at)++;
+	return -1;
+}
 
-		if (T_CLASS(r->touch[zi][i]) != T_NONE || z->state[i] != PG_STATE(PG_ALLOC, 1, 0) ||
-		    (z->lru[i] & PS_LRUF_LIST))
+/*
+ * Stand-ins for @want[zi] pages of each zone of node @n on list @l, the
+ * zones interleaved by their shares (the oldest end holds all of them
+ * alike), every page of @mapped_per_page (parts per 2^16) mapped.
+ */
+static void stand_ins(struct ps_replay *r, int n, long *want, uint32_t *at, int l, uint32_t mapped_per_page)
+{
+	long total = 0, done[PS_MAX_ZONES] = { 0 };
+	uint32_t acc = 0;
+
+	for (int zi = 0; zi < r->mm.nr_zones; zi++)
+		if (r->mm.zones[zi].node == n && want[zi] > 0)
+			total += want[zi];
+	for (long k = 0; k < total; k++) {
+		int best = -1;
+		int64_t i;
+
+		/* the zone furthest behind its share */
+		for (int zi = 0; zi < r->mm.nr_zones; zi++)
+			if (r->mm.zones[zi].node == n && done[zi] < want[zi] &&
+			    (best < 0 || (done[zi] + 1) * want[best] < (done[best] + 1) * want[zi]))
+				best = zi;
+		if (best < 0)
+			break;
+		done[best]++;
+		if ((i = next_stand_in(r, best, &at[best])) < 0) {
+			want[best] = done[best];	/* the zone has no more */
 			continue;
-		l = inactive > 0 ? PS_LRU_INACTIVE_FILE : PS_LRU_ACTIVE_FILE;
-		ps_dirty_alloc(&r->mm.dirty, r->mm.gbase[zi] + i, zi, 0, 0);
-		ps_lru_add(&r->mm, z, i, l, mapped > 0 ? PS_PAGEMAP_MAPPED : 0);
-		inactive--;
-		mapped--;
-		want--;
+		}
+		acc += mapped_per_page;
+		ps_dirty_alloc(&r->mm.dirty, r->mm.gbase[best] + (uint64_t)i, best, 0, 0);
+		ps_lru_add(&r->mm, &r->mm.zones[best], (uint32_t)i, l, acc >> 16 ? PS_PAGEMAP_MAPPED : 0);
+		acc &= 0xffff;
+	}
+}
+
+/*
+ * The page cache on the LRU when the trace began, by the snapshot's counts
+ * per zone (nr_zone_*_file) and node (the active share, nr_mapped):
+ *  - oldest, the pages the trace shows the kernel's reclaim taking first
+ *    (pass 1: their page-cache deletion by a reclaimer, or in a trace
+ *    without page-cache events a reclaimer's free), in the order it took
+ *    them, on the inactive list: the model's reclaim meets them in the
+ *    order the kernel did;
+ *  - then stand-ins, allocated pages the trace never touches, for the rest
+ *    of each zone's count, inactive ones first, the zones of a node
+ *    interleaved, the node's mapped share of them mapped.
+ * They are page cache, so the model's reclaim may take them.
+ */
+void rp_lru_start(struct ps_replay *r)
+{
+	long want[PS_MAX_ZONES], inactive[PS_MAX_ZONES];
+	uint32_t at[PS_MAX_ZONES];
+
+	if (r->cross || !r->mm.nr_zones || !r->mm.zones[0].lru)
+		return;
+	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
+		want[zi] = r->m->zones[zi].nr_file > 0 ? r->m->zones[zi].nr_file : 0;
+		inactive[zi] = want[zi];
+		at[zi] = r->mm.zones[zi].span_start;
+	}
+	for (uint32_t k = 0; k < r->nr_lru_pre; k++) {
+		uint32_t v = r->lru_pre[k], g = v & ~PRE_BY_FREE, idx;
+		struct ps_zone *z;
+
+		if (!(v & PRE_BY_FREE) != !!r->lru_events || g >= r->mm.total_pages)
+			continue;	/* by their deletions where the trace has them, else by the frees */
+		z = ps_mm_zone_of_global(&r->mm, g, &idx);
+		if (z->state[idx] != PG_STATE(PG_ALLOC, 1, 0) || (z->lru[idx] & PS_LRUF_LIST))
+			continue;
+		ps_dirty_alloc(&r->mm.dirty, g, z->index, 0, 0);
+		ps_lru_add(&r->mm, z, idx, PS_LRU_INACTIVE_FILE, 0);
+		want[z->index]--;
+		inactive[z->index]--;
+		r->lru_pre_placed++;
+	}
+	for (int n = 0; n < PS_MAX_NODES; n++) {
+		const struct ps_node_desc *nd = &r->m->node[n];
+		long active[PS_MAX_ZONES];
+		uint32_t mapped = 0;
+		int any = 0;
+
+		for (int zi = 0; zi < r->mm.nr_zones; zi++) {
+			if (r->mm.zones[zi].node != n)
+				continue;
+			any = 1;
+			if (want[zi] < 0)
+				want[zi] = 0;
+			/* the node's active share of the zone's count; the pages placed above were inactive */
+			active[zi] = 0;
+			if (nd->nr_inactive_file >= 0 && nd->nr_active_file > 0)
+				active[zi] = (long)((double)r->m->zones[zi].nr_file * nd->nr_active_file /
+						    (double)(nd->nr_inactive_file + nd->nr_active_file));
+			if (active[zi] > want[zi])
+				active[zi] = want[zi];
+			inactive[zi] = want[zi] - active[zi];
+		}
+		if (!any)
+			continue;
+		if (nd->nr_mapped > 0 && nd->nr_file_pages > 0)
+			mapped = (uint32_t)(65536.0 * (nd->nr_mapped < nd->nr_file_pages ? nd->nr_mapped : nd->nr_file_pages) /
+					    (double)nd->nr_file_pages);
+		stand_ins(r, n, inactive, at, PS_LRU_INACTIVE_FILE, mapped);
+		stand_ins(r, n, active, at, PS_LRU_ACTIVE_FILE, mapped);
 	}
 }

@@ -49,6 +49,7 @@ void ps_replay_destroy(struct ps_replay *r)
 	free(r->net_pages);
 	free(r->owner);
 	free(r->kreclaimed);
+	free(r->lru_pre);
 	free(r->mig_expected);
 	free(r->untraced_target);
 	free(r->untraced_taken);
@@ -115,10 +116,9 @@ int ps_replay_start(struct ps_replay *r, char *err, int len)
 				return -1;
 		return isolated_pool(r, err, len);
 	}
-	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
+	for (int zi = 0; zi < r->mm.nr_zones; zi++)
 		rp_build_zone(r, zi);
-		rp_lru_start(r, zi);
-	}
+	rp_lru_start(r);
 	untraced_targets(r);
 	if (isolated_pool(r, err, len) < 0)
 		return -1;

@@ -156,6 +156,7 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 			}
 		}
 		PS_KV_SET("replay_kernel_reclaim_absorbed_pages", r->kernel_reclaim_absorbed);
+		PS_KV_SET("replay_lru_start_reclaimed_pages", r->lru_pre_placed);
 		PS_KV_SET("replay_refaults", r->refaults);
 		PS_KV_SET("replay_lru_from_gfp", !r->lru_events);
 		PS_KV_SET("model_direct_reclaims", r->mm.direct_reclaims);

@@ -47,6 +47,7 @@ static void resolve_tunables(const struct ps_replay *r, struct ps_mm_tunables *t
 	t->min_unmapped_ratio = p->min_unmapped_ratio != PS_UNSET ? p->min_unmapped_ratio : 1;
 	t->min_slab_ratio = p->min_slab_ratio != PS_UNSET ? p->min_slab_ratio : 5;
 	t->swap = r->m->swap_total_kb > 0;
+	t->lru_gen = r->m->lru_gen_enabled > 0 && (r->m->lru_gen_enabled & 1) && kver >= PS_KVER(6, 1, 0);
 	t->dirty_ratio = p->dirty_ratio != PS_UNSET ? p->dirty_ratio : 20;
 	t->dirty_bytes = p->dirty_bytes != PS_UNSET ? p->dirty_bytes : 0;
 	t->pcp_batch = p->pcp_batch;

@@ -87,4 +87,13 @@ void ps_print_kv_json(FILE *f, const struct ps_kv *kv, const char *const *meta_k
  */
 int ps_write_counters(const char *path, int json, const struct ps_kv *kv, const char *const *meta, int nr_meta);
 
+/*
+ * replay --ensemble's output: per counter (the union of the @n members'
+ * rows; one a member lacks counts 0 there) the mean and sample stddev, as
+ * 'name mean stddev' lines after a '#' line saying so, or JSON ("counters":
+ * name -> {"mean", "stddev"}, @meta's pairs beside).  0, or -1 after
+ * printing why.
+ */
+int ps_write_ensemble(const char *path, int json, const struct ps_kv *kvs, int n, const char *const *meta, int nr_meta);
+
 #endif

@@ -127,6 +127,7 @@ struct column {
 	char **paths;
 	int nr;				/* repeats */
 	struct ps_kv *reps;		/* one per path */
+	struct ps_kv *sds;		/* a replay --ensemble column's stddevs (reps[0] its means), in thousandths */
 	enum ps_diffin_kind kind;
 	struct ps_diffin_meta meta;	/* of its first repeat */
 	int integral;			/* every shown mean is an integer: one number format per column */
@@ -223,9 +224,13 @@ static void diff_free(struct diff *d)
 	for (int c = 0; c < d->nr_cols; c++) {
 		struct column *col = &d->cols[c];
 
-		for (int r = 0; r < col->nr && col->reps; r++)
+		for (int r = 0; r < col->nr && col->reps; r++) {
 			ps_kv_free(&col->reps[r]);
+			if (col->sds)
+				ps_kv_free(&col->sds[r]);
+		}
 		free(col->reps);
+		free(col->sds);
 		ps_diffin_paths_free(col->paths, col->nr);
 	}
 	free(d->cols);
@@ -266,7 +271,8 @@ static int load_column(struct column *col, int node)
 		col->nr = n;
 	}
 	col->reps = calloc(col->nr, sizeof(*col->reps));
-	if (!col->reps) {
+	col->sds = calloc(col->nr, sizeof(*col->sds));
+	if (!col->reps || !col->sds) {
 		ps_error("out of memory");
 		return -1;
 	}
@@ -275,9 +281,16 @@ static int load_column(struct column *col, int node)
 		struct ps_diffin_meta meta;
 
 		ps_kv_init(&col->reps[r]);
+		ps_kv_init(&col->sds[r]);
 		ps_note_input(col->paths[r]);
-		if (ps_diffin_load_meta(col->paths[r], node, &col->reps[r], &kind, &meta, &err) < 0) {
+		if (ps_diffin_load_full(col->paths[r], node, &col->reps[r], &col->sds[r], &kind, &meta, &err) < 0) {
 			ps_error("%s", err.msg);
+			return -1;
+		}
+		if (kind == PS_DIFFIN_ENSEMBLE && col->nr > 1) {
+			/* its N replays are the column's repeats already */
+			ps_error("'%s' is a replay --ensemble file: give it as a column of its own, not in the group '%s'",
+				 col->paths[r], col->arg);
 			return -1;
 		}
 		if (r == 0) {
@@ -389,7 +402,17 @@ static int build_rows(struct diff *d, int per_node)
 				if (it)
 					vals[n++] = it->value;
 			}
-			ps_stat_compute(vals, n, &row->st[c]);
+			if (d->cols[c].kind == PS_DIFFIN_ENSEMBLE) {
+				/* replay --ensemble: its N replays' mean and stddev, as read */
+				const struct ps_kv_item *m = ps_kv_get(&d->cols[c].reps[0], names.items[i].name);
+				const struct ps_kv_item *sd = ps_kv_get(&d->cols[c].sds[0], names.items[i].name);
+
+				row->st[c].n = m ? d->cols[c].meta.ensemble : 0;
+				row->st[c].mean = m ? m->value / 1000.0 : 0;
+				row->st[c].sd = m && sd ? sd->value / 1000.0 : -1;
+			} else {
+				ps_stat_compute(vals, n, &row->st[c]);
+			}
 		}
 		for (int c = 1; c < d->nr_cols; c++) {
 			struct ps_welch w;

@@ -63,6 +63,13 @@ static const char replay_usage[] =
 	"                     bulk allocator's, found by the trace's per-CPU lists) in the\n"
 	"                     numa_*/pgalloc_* rows; simulate mode replays them as requests\n"
 	"                     and always counts them there (replay_invisible_* apart)\n"
+	"  --ensemble N       simulate: N replays (2 to 1000), each perturbing what the trace\n"
+	"                     cannot pin down from a seed of its own (kswapd's wake latency by\n"
+	"                     up to 500 us, the per-CPU vmstat drift of the free counts the\n"
+	"                     watermark checks read, the order of other CPUs' events at the\n"
+	"                     same time); prints each counter's mean and sample stddev as\n"
+	"                     'name mean stddev' (diff reads it as N repeats); deterministic\n"
+	"  --perturb K        simulate: one replay perturbed as --ensemble's member K is\n"
 	"  --stats            print model size (bytes per simulated page) on stderr\n"
 	"  --check-invariants check every model invariant after each event (slow)\n"
 	"  -v, --verbose      on stderr: the layout and profile used, the events of other\n"
@@ -78,7 +85,7 @@ static const char replay_usage[] =
 	"exit status: 0 success, 1 failure, 2 bad usage\n";
 
 enum { OPT_MODE = 256, OPT_SYSROOT, OPT_MACHINE, OPT_CPUMAP, OPT_LAYOUT, OPT_POLICY, OPT_SET, OPT_KERNEL, OPT_FORMAT, OPT_STATE, OPT_FOLD,
-       OPT_STATS, OPT_CHECK, OPT_STRICT, OPT_TRUNC, OPT_AFTER, OPT_UNTRACED };
+       OPT_STATS, OPT_CHECK, OPT_STRICT, OPT_TRUNC, OPT_AFTER, OPT_UNTRACED, OPT_ENSEMBLE, OPT_PERTURB };
 
 static const struct option replay_options[] = {
 	{ "mode", required_argument, NULL, OPT_MODE },
@@ -94,6 +101,8 @@ static const struct option replay_options[] = {
 	{ "fold-invisible", no_argument, NULL, OPT_FOLD },
 	{ "after", required_argument, NULL, OPT_AFTER },
 	{ "untraced-use", no_argument, NULL, OPT_UNTRACED },
+	{ "ensemble", required_argument, NULL, OPT_ENSEMBLE },
+	{ "perturb", required_argument, NULL, OPT_PERTURB },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "check-invariants", no_argument, NULL, OPT_CHECK },
 	{ "strict", no_argument, NULL, OPT_STRICT },
@@ -204,13 +213,89 @@ static int trace_pfn_end(const struct ps_input_opts *io, uint64_t *end)
 	return rc < 0 ? -1 : 0;
 }
 
+/*
+ * One replay of the trace: pass 1 over @in (open at its start; closed
+ * here), the model's start, pass 2 and its counters into @kv.  *@rp is the
+ * replay (the caller destroys it).  0, or -1 after printing why.
+ */
+static int replay_member(const struct ps_replay_opts *ro, struct ps_input_opts *io, struct ps_input *in,
+			 const struct ps_machine *m, int quiet, int trunc, int stats, const char *state_dir,
+			 struct ps_kv *kv, struct ps_replay **rp)
+{
+	const struct ps_event *evs, *bad;
+	struct ps_error err = { { 0 } };
+	struct ps_replay *r;
+	char msg[512];
+	int rc;
+
+	*rp = r = ps_replay_create(m, ro, msg, sizeof(msg));
+	if (!r) {
+		ps_error("%s", msg);
+		ps_input_close(in);
+		return -1;
+	}
+	while ((rc = ps_reader_next_batch(in->reader, &evs, &err)) > 0)
+		ps_replay_prepass(r, evs, rc);
+	if (rc < 0) {
+		ps_error("%s", err.msg);
+		ps_input_close(in);
+		return -1;
+	}
+	if (ps_input_report(in, quiet, trunc) < 0) {
+		ps_input_close(in);
+		return -1;
+	}
+	if (ps_replay_start(r, msg, sizeof(msg)) < 0) {
+		ps_error("initial state inconsistent: %s", msg);
+		ps_input_close(in);
+		return -1;
+	}
+	ps_input_close(in);
+
+	/* pass 2: the replay */
+	io->quiet = 1;
+	io->reader_flags |= PS_RD_COMM;	/* follow's ZONE_RECLAIM_ACTIVE needs each event's task too */
+	if (ps_input_open(in, io) < 0)
+		return -1;
+	while ((rc = ps_reader_next_batch(in->reader, &evs, &err)) > 0)
+		if (ps_replay_batch(r, evs, rc, &bad, msg, sizeof(msg)) < 0) {
+			ps_error("model invariant broken after %s pfn %#llx at %llu ns: %s", ps_event_names[bad->type],
+				 (unsigned long long)bad->pfn, (unsigned long long)bad->ts_ns, msg);
+			return -1;
+		}
+	if (rc < 0) {
+		ps_error("%s", err.msg);
+		return -1;
+	}
+	if (ps_replay_counters(r, kv) < 0) {
+		ps_error("out of memory");
+		return -1;
+	}
+	{
+		const struct ps_reader_stats *s = ps_reader_stats(in->reader);
+		uint64_t total = 0, defects = ps_replay_defects(r);
+
+		for (int t = 0; t < PS_EV_NR; t++)
+			total += s->events[t];
+		ps_kv_set(kv, "events_lost", (int64_t)(s->lost_events + s->lost_overwritten));
+		if (!quiet && defects)
+			ps_warn("%llu fidelity defects in %llu events (%.3f%%)%s", (unsigned long long)defects,
+				(unsigned long long)total, total ? 100.0 * defects / total : 0.0,
+				ro->verbose ? "" : "; -v lists them");
+	}
+	if (stats)
+		fprintf(stderr, "pagesim: model state: %.2f bytes per simulated page\n", ps_replay_bytes_per_page(r));
+	if (state_dir && write_state(state_dir, r) < 0)
+		return -1;
+	return 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct ps_replay_opts ro = { .mode = PS_REPLAY_FOLLOW };
 	struct ps_input_opts io = { 0 };
 	struct ps_input in;
 	struct ps_replay *r = NULL;
-	const struct ps_event *evs;
 	struct ps_error err = { { 0 } };
 	struct ps_kv kv;
 	const char *format = "vmstat", *output = NULL, *policy = NULL, *state_dir = NULL;
@@ -218,8 +303,9 @@ int cmd_replay(int argc, char **argv)
 	struct ps_machine *other = NULL, *after = NULL;
 	const char *after_dir = NULL;
 	char machine_path[4096], where[3 * 4200];
-	int nr_sets = 0, untraced = 0;
-	char msg[512];
+	int nr_sets = 0, untraced = 0, ensemble = 0, perturb = 0;
+	unsigned int pass1_flags;
+	struct ps_kv *kvs = NULL;
 	int quiet = 0, trunc = 0, stats = 0, opt, rc, ret = PS_EXIT_FAIL;
 
 	optind = 1;
@@ -249,6 +335,21 @@ int cmd_replay(int argc, char **argv)
 		case OPT_FOLD: ro.fold_invisible = 1; break;
 		case OPT_AFTER: after_dir = optarg; untraced = 1; break;
 		case OPT_UNTRACED: untraced = 1; break;
+		case OPT_ENSEMBLE:
+		case OPT_PERTURB: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (end == optarg || *end || v < (opt == OPT_ENSEMBLE ? 2 : 1) || v > 1000)
+				return ps_usage_error("replay", opt == OPT_ENSEMBLE ?
+						      "--ensemble wants a number of replays from 2 to 1000, not '%s'" :
+						      "--perturb wants an ensemble member from 1 to 1000, not '%s'", optarg);
+			if (opt == OPT_ENSEMBLE)
+				ensemble = (int)v;
+			else
+				perturb = (int)v;
+			break;
+		}
 		case OPT_STATS: stats = 1; break;
 		case OPT_CHECK: ro.check = 1; break;
 		case OPT_STRICT: io.reader_flags |= PS_RD_STRICT; break;
@@ -288,13 +389,15 @@ int cmd_replay(int argc, char **argv)
 	rc = ps_policyopt_args(&ro, "replay", policy, layout, sets, nr_sets);
 	if (rc)
 		return rc;
+	ps_policyopt_follow_note(&ro, "replay", quiet);
 	io.trace = argv[optind];
 	io.quiet = quiet;
 	ps_kv_init(&kv);
 
 	/* pass 1: the state at the start of the trace */
 	if (ro.mode == PS_REPLAY_SIMULATE)
-		io.reader_flags |= PS_RD_COMM;	/* kswapd.takeover: when the recorded kswapd last freed; kcompactd's frees */
+		io.reader_flags |= PS_RD_COMM;	/* pass 1 reads tasks: kswapd's reclaim, kcompactd's frees */
+	pass1_flags = io.reader_flags;
 	if (ps_input_open(&in, &io) < 0)
 		return PS_EXIT_FAIL;
 	ps_policyopt_recorded(&ro, &in);
@@ -386,75 +489,53 @@ int cmd_replay(int argc, char **argv)
 		}
 		ro.after = after;
 	}
-	r = ps_replay_create(other ? other : &in.machine, &ro, msg, sizeof(msg));
-	if (!r) {
-		ps_error("%s", msg);
+	if (perturb && (ensemble || ro.mode != PS_REPLAY_SIMULATE)) {
 		ps_input_close(&in);
+		free(other);
 		free(after);
-		return PS_EXIT_FAIL;
+		return ps_usage_error("replay", ensemble ? "--perturb is one member of what --ensemble runs: give one of them"
+							 : "--perturb perturbs the model's own decisions: it needs --mode simulate");
 	}
-	while ((rc = ps_reader_next_batch(in.reader, &evs, &err)) > 0)
-		ps_replay_prepass(r, evs, rc);
-	if (rc < 0) {
-		ps_error("%s", err.msg);
-		goto out;
+	if (ensemble && (ro.mode != PS_REPLAY_SIMULATE || state_dir)) {
+		ps_input_close(&in);
+		free(other);
+		free(after);
+		return ps_usage_error("replay", ro.mode != PS_REPLAY_SIMULATE ?
+					 "--ensemble perturbs the model's own decisions: it needs --mode simulate" :
+					 "--ensemble prints means: --state-dir would be one member's state");
 	}
-	if (ps_input_report(&in, quiet, trunc) < 0)
-		goto out;
-	if (ps_replay_start(r, msg, sizeof(msg)) < 0) {
-		ps_error("initial state inconsistent: %s", msg);
-		goto out;
-	}
-	ps_input_close(&in);
-
-	/* pass 2: the replay */
-	io.quiet = 1;
-	io.reader_flags |= PS_RD_COMM;	/* kswapd.takeover, and follow's ZONE_RECLAIM_ACTIVE, need each event's task */
-	if (ps_input_open(&in, &io) < 0)
-		goto out_noinput;
-	while ((rc = ps_reader_next_batch(in.reader, &evs, &err)) > 0) {
-		for (int i = 0; i < rc; i++) {
-			const struct ps_event *ev = &evs[i];
-
-			if (ps_replay_event(r, ev, msg, sizeof(msg)) < 0) {
-				ps_error("model invariant broken after %s pfn %#llx at %llu ns: %s",
-					 ps_event_names[ev->type], (unsigned long long)ev->pfn,
-					 (unsigned long long)ev->ts_ns, msg);
-				goto out;
-			}
-		}
-	}
-	if (rc < 0) {
-		ps_error("%s", err.msg);
-		goto out;
-	}
-	if (ps_replay_counters(r, &kv) < 0) {
+	if (ensemble && !(kvs = calloc((size_t)ensemble, sizeof(*kvs)))) {
 		ps_error("out of memory");
 		goto out;
 	}
-	{
-		const struct ps_reader_stats *s = ps_reader_stats(in.reader);
-		uint64_t total = 0, defects = ps_replay_defects(r);
+	for (int member = 0; member < (ensemble ? ensemble : 1); member++) {
+		struct ps_kv *mkv = ensemble ? &kvs[member] : &kv;
 
-		for (int t = 0; t < PS_EV_NR; t++)
-			total += s->events[t];
-		ps_kv_set(&kv, "events_lost", (int64_t)(s->lost_events + s->lost_overwritten));
-		if (!quiet && defects)
-			ps_warn("%llu fidelity defects in %llu events (%.3f%%)%s", (unsigned long long)defects,
-				(unsigned long long)total, total ? 100.0 * defects / total : 0.0,
-				ro.verbose ? "" : "; -v lists them");
+		if (ensemble)
+			ps_kv_init(mkv);
+		if (member > 0) {
+			/* each member reads the trace twice as the plain replay does */
+			io.quiet = 1;
+			io.reader_flags = pass1_flags;
+			if (ps_input_open(&in, &io) < 0)
+				goto out_noinput;
+		}
+		ro.ensemble_member = ensemble ? (unsigned int)member + 1 : (unsigned int)perturb;
+		if (replay_member(&ro, &io, &in, other ? other : &in.machine, member ? 1 : quiet, trunc, stats,
+				  state_dir, mkv, &r) < 0)
+			goto out;
+		ps_replay_destroy(r);
+		r = NULL;
 	}
-	if (stats)
-		fprintf(stderr, "pagesim: model state: %.2f bytes per simulated page\n", ps_replay_bytes_per_page(r));
-	if (state_dir && write_state(state_dir, r) < 0)
-		goto out;
 	{
-		char kbuf[32];
+		char kbuf[32], nbuf[16];
 		const char *meta[] = { "trace", io.trace, "mode", ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate",
-				       "policy", ro.profile->name, "kernel", kbuf };
+				       "policy", ro.profile->name, "kernel", kbuf, "ensemble", nbuf };
 
 		ps_kver_format(ps_reader_kver(in.reader), kbuf, sizeof(kbuf));
-		if (ps_write_counters(output, format[0] == 'j', &kv, meta, 4) < 0)
+		snprintf(nbuf, sizeof(nbuf), "%d", ensemble);
+		if (ensemble ? ps_write_ensemble(output, format[0] == 'j', kvs, ensemble, meta, 5) < 0 :
+			       ps_write_counters(output, format[0] == 'j', &kv, meta, 4) < 0)
 			goto out;
 	}
 	ret = PS_EXIT_OK;
@@ -463,6 +544,9 @@ out:
 out_noinput:
 	ps_replay_destroy(r);
 	ps_kv_free(&kv);
+	for (int i = 0; kvs && i < ensemble; i++)
+		ps_kv_free(&kvs[i]);
+	free(kvs);
 	free(other);
 	free(after);
 	return ret;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <math.h>
 #include <unistd.h>
 
 #include "cli/diffin.h"
@@ -27,6 +28,7 @@ const char *ps_diffin_kind_name(enum ps_diffin_kind kind)
 	case PS_DIFFIN_JSON: return "pagesim json file";
 	case PS_DIFFIN_RUN: return "run directory (after - before)";
 	case PS_DIFFIN_SNAPSHOT: return "sysroot snapshot";
+	case PS_DIFFIN_ENSEMBLE: return "replay --ensemble file";
 	}
 	return "?";
 }
@@ -390,6 +392,49 @@ static void vmstat_meta(const char *text, struct ps_diffin_meta *meta)
 	}
 }
 
+int ps_diffin_parse_ensemble(const char *text, const char *file, struct ps_kv *kv, struct ps_kv *sd, int *n,
+			     struct ps_error *err)
+{
+	const char *p = text;
+	int line = 1;
+
+	if (sscanf(text, PS_ENSEMBLE_HEADER "%d", n) != 1 || *n < 2)
+		return ps_err(err, "%s:1: not the output of replay --ensemble N (N from 2)", file);
+	while ((p = strchr(p, '\n'))) {
+		char name[96], *end;
+		const char *q;
+		double v[2];
+		int len;
+
+		p++;
+		line++;
+		if (!*p || *p == '\n' || *p == '#')
+			continue;
+		len = (int)strcspn(p, " \t\n");
+		if (len <= 0 || len >= (int)sizeof(name))
+			return ps_err(err, "%s:%d: expected 'name mean stddev'", file, line);
+		snprintf(name, sizeof(name), "%.*s", len, p);
+		q = p + len;
+		for (int k = 0; k < 2; k++) {
+			v[k] = strtod(q, &end);
+			if (end == q || !(v[k] > -9e15 && v[k] < 9e15) || (k == 1 && v[k] < 0))
+				return ps_err(err, "%s:%d: expected 'name mean stddev' (numbers; the stddev not negative)", file, line);
+			q = end;
+		}
+		q += strspn(q, " \t\r");
+		if (*q && *q != '\n')
+			return ps_err(err, "%s:%d: expected 'name mean stddev', got more after them", file, line);
+		if (ps_kv_get(kv, name))
+			return ps_err(err, "%s:%d: '%s' appears twice", file, line, name);
+		if (ps_kv_set(kv, name, (int64_t)llround(sd ? v[0] * 1000 : v[0])) < 0 ||
+		    (sd && ps_kv_set(sd, name, (int64_t)llround(v[1] * 1000)) < 0))
+			return ps_err(err, "%s: out of memory", file);
+	}
+	if (!kv->nr)
+		return ps_err(err, "'%s' holds no counters ('name mean stddev' lines)", file);
+	return 0;
+}
+
 int ps_diffin_load(const char *path, int node, struct ps_kv *kv, enum ps_diffin_kind *kind,
 		   struct ps_error *err)
 {
@@ -399,6 +444,12 @@ int ps_diffin_load(const char *path, int node, struct ps_kv *kv, enum ps_diffin_
 }
 
 int ps_diffin_load_meta(const char *path, int node, struct ps_kv *kv, enum ps_diffin_kind *kind,
+			struct ps_diffin_meta *meta, struct ps_error *err)
+{
+	return ps_diffin_load_full(path, node, kv, NULL, kind, meta, err);
+}
+
+int ps_diffin_load_full(const char *path, int node, struct ps_kv *kv, struct ps_kv *sd, enum ps_diffin_kind *kind,
 			struct ps_diffin_meta *meta, struct ps_error *err)
 {
 	size_t len;
@@ -439,6 +490,13 @@ int ps_diffin_load_meta(const char *path, int node, struct ps_kv *kv, enum ps_di
 	if (*s == '{') {
 		*kind = PS_DIFFIN_JSON;
 		ret = ps_diffin_parse_json_meta(text, path, kv, meta, err);
+		free(text);
+		return ret;
+	}
+	if (!strncmp(text, PS_ENSEMBLE_HEADER, strlen(PS_ENSEMBLE_HEADER))) {
+		*kind = PS_DIFFIN_ENSEMBLE;
+		snprintf(meta->mode, sizeof(meta->mode), "simulate");
+		ret = ps_diffin_parse_ensemble(text, path, kv, sd, &meta->ensemble, err);
 		free(text);
 		return ret;
 	}

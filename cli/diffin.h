@@ -19,6 +19,7 @@ enum ps_diffin_kind {
 	PS_DIFFIN_JSON,		/* pagesim stat --format json */
 	PS_DIFFIN_RUN,		/* a run directory: after/ - before/ */
 	PS_DIFFIN_SNAPSHOT,	/* a sysroot directory (proc/vmstat, node numastat) as it is */
+	PS_DIFFIN_ENSEMBLE,	/* replay --ensemble: 'name mean stddev' lines over N replays */
 };
 
 /* "vmstat file", "run directory (after - before)", ... for messages and headers. */
@@ -40,11 +41,27 @@ struct ps_diffin_meta {
 	char policy[200];	/* a sweep cell's label, or replay's profile */
 	char kernel[64];	/* the profile a sweep cell ran under */
 	char mode[16];
+	int ensemble;		/* replay --ensemble's N; 0 for any other file */
 };
 
 /* ps_diffin_load(), and what the file says of itself into @meta ("" for what it does not say). */
 int ps_diffin_load_meta(const char *path, int node, struct ps_kv *kv, enum ps_diffin_kind *kind,
 			struct ps_diffin_meta *meta, struct ps_error *err);
+
+/*
+ * ps_diffin_load_meta(), and for replay --ensemble's output the stddevs:
+ * with @sd (initialised by the caller) @kv and @sd get each counter's mean
+ * and stddev in thousandths; without it @kv gets the means rounded.
+ */
+int ps_diffin_load_full(const char *path, int node, struct ps_kv *kv, struct ps_kv *sd, enum ps_diffin_kind *kind,
+			struct ps_diffin_meta *meta, struct ps_error *err);
+
+/* The header line replay --ensemble's text output starts with, up to its N. */
+#define PS_ENSEMBLE_HEADER "# pagesim replay --ensemble "
+
+/* Exposed for tests: replay --ensemble's text into @kv (means) and @sd (NULL: means rounded). */
+int ps_diffin_parse_ensemble(const char *text, const char *file, struct ps_kv *kv, struct ps_kv *sd, int *n,
+			     struct ps_error *err);
 
 /*
  * Expands one column argument: items joined with commas, each expanded with

@@ -68,6 +68,39 @@ int ps_policyopt_args(struct ps_replay_opts *ro, const char *cmd, const char *po
 	return 0;
 }
 
+/*
+ * Follow mode keeps the kernel's placements: the keys that decide placement
+ * and reclaim (not the counting rules, vm.numa_stat, nor the per-CPU lists'
+ * sizes, which the lock model reads) change none of it.  Warns once, naming
+ * those given.
+ */
+void ps_policyopt_follow_note(const struct ps_replay_opts *ro, const char *cmd, int quiet)
+{
+	char names[512] = "";
+	size_t len = 0;
+	int n = 0;
+
+	if (ro->mode != PS_REPLAY_FOLLOW)
+		return;
+	for (int i = 0;; i++) {
+		long lo, hi;
+		const char *k = ps_policy_key(i, &lo, &hi);
+
+		if (!k)
+			break;
+		if (!(ro->policy.given & (1ul << i)) || !strcmp(k, "vm.numa_stat") ||
+		    !strcmp(k, "vm.percpu_pagelist_high_fraction") || !strncmp(k, "pcp.", 4))
+			continue;
+		if (len + strlen(k) + 3 < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", n ? ", " : "", k);
+		n++;
+	}
+	if (n && !quiet)
+		ps_warn("%s --mode follow keeps the trace's placements: %s change%s no placement or reclaim "
+			"(numa_*, pgalloc_* and pgsteal_* stay the kernel's); --mode simulate lets the model decide",
+			cmd, names, n == 1 ? "s" : "");
+}
+
 /* The recorded sysctls that are policy keys too. */
 static const char *const recorded_vm[] = {
 	"vm.min_free_kbytes", "vm.watermark_scale_factor", "vm.watermark_boost_factor", "vm.zone_reclaim_mode",

@@ -23,6 +23,13 @@ int ps_policyopt_args(struct ps_replay_opts *ro, const char *cmd, const char *po
 		      const char *const *sets, int nr_sets);
 
 /*
+ * In follow mode (@ro->mode), a warning naming the keys given that decide
+ * placement or reclaim, which follow mode does not let them do (none:
+ * silence; @quiet: none either).
+ */
+void ps_policyopt_follow_note(const struct ps_replay_opts *ro, const char *cmd, int quiet);
+
+/*
  * The recorded /proc/sys/vm of @in as the defaults of what is still unset in
  * @ro->policy, and as @ro->recorded; then @ro->profile (the policy's kernel,
  * else the trace's) and @ro->defrag_mode.

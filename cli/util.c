@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/stats.h"
 #include "cli/cli.h"
 
 void ps_error(const char *fmt, ...)
@@ -323,6 +324,82 @@ void ps_print_kv_json(FILE *f, const struct ps_kv *kv, const char *const *meta, 
 	fputs(json_object_to_json_string_ext(root, JSON_FLAGS), f);
 	fputc('\n', f);
 	json_object_put(root);
+}
+
+/* The union of the members' names, the first member's order first. */
+static int ensemble_names(const struct ps_kv *kvs, int n, struct ps_kv *names)
+{
+	ps_kv_init(names);
+	for (int m = 0; m < n; m++)
+		for (int i = 0; i < kvs[m].nr; i++)
+			if (!ps_kv_get(names, kvs[m].items[i].name) && ps_kv_set(names, kvs[m].items[i].name, 0) < 0)
+				return -1;
+	return 0;
+}
+
+int ps_write_ensemble(const char *path, int json, const struct ps_kv *kvs, int n, const char *const *meta, int nr_meta)
+{
+	struct ps_error err = { { 0 } };
+	struct ps_kv names;
+	struct ps_out out;
+	int64_t *v = malloc((size_t)n * sizeof(*v));
+	json_object *root = NULL, *ctrs = NULL;
+
+	if (!v || ensemble_names(kvs, n, &names) < 0) {
+		free(v);
+		ps_error("out of memory");
+		return -1;
+	}
+	if (ps_out_open(&out, path, &err) < 0) {
+		ps_error("%s", err.msg);
+		ps_kv_free(&names);
+		free(v);
+		return -1;
+	}
+	if (json) {
+		root = json_object_new_object();
+		ctrs = json_object_new_object();
+		for (int i = 0; i + 1 < nr_meta * 2; i += 2)
+			json_object_object_add(root, meta[i], json_object_new_string(meta[i + 1] ? meta[i + 1] : ""));
+	} else {
+		fprintf(out.f, "# pagesim replay --ensemble %d: each counter's mean and sample stddev over %d perturbed replays\n",
+			n, n);
+	}
+	for (int i = 0; i < names.nr; i++) {
+		const char *name = names.items[i].name;
+		struct ps_stat st;
+		int k = 0;
+
+		for (int m = 0; m < n; m++) {
+			const struct ps_kv_item *it = ps_kv_get(&kvs[m], name);
+
+			/* a row a member lacks counts as 0 there: it printed none, it had none */
+			v[k++] = it ? it->value : 0;
+		}
+		ps_stat_compute(v, k, &st);
+		if (json) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "mean", json_object_new_double(st.mean));
+			json_object_object_add(o, "stddev", json_object_new_double(st.sd > 0 ? st.sd : 0));
+			json_object_object_add_ex(ctrs, name, o, JSON_C_OBJECT_ADD_KEY_IS_NEW);
+		} else {
+			fprintf(out.f, "%s %.1f %.1f\n", name, st.mean, st.sd > 0 ? st.sd : 0.0);
+		}
+	}
+	if (json) {
+		json_object_object_add(root, "counters", ctrs);
+		fputs(json_object_to_json_string_ext(root, JSON_FLAGS), out.f);
+		fputc('\n', out.f);
+		json_object_put(root);
+	}
+	ps_kv_free(&names);
+	free(v);
+	if (ps_out_commit(&out, &err) < 0) {
+		ps_error("%s", err.msg);
+		return -1;
+	}
+	return 0;
 }
 
 int ps_write_counters(const char *path, int json, const struct ps_kv *kv, const char *const *meta, int nr_meta)

@@ -75,6 +75,7 @@ struct ps_zone {
 	struct ps_free_area free_area[PS_NR_ORDERS];
 	uint64_t nr_free_pages;		/* NR_FREE_PAGES: pages free in the buddy */
 	long nr_free_cma;		/* NR_FREE_CMA_PAGES: 0, CMA areas are not modelled */
+	long free_drift;		/* what zone_page_state(NR_FREE_PAGES) lags by: 0 unless an ensemble perturbs it */
 	uint64_t nr_pcp_pages;		/* pages held on per-CPU lists: change it by ps_zone_pcp_add() */
 	uint64_t *pcp_changed;		/* when set: pcp_changed_bit is ORed in at each change */
 	uint64_t pcp_changed_bit;

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/rng.h"
 #include "lib/machine.h"
 #include "sim/mm/buddy.h"
 #include "sim/mm/page-writeback.h"
@@ -59,6 +60,7 @@ struct ps_mm_tunables {
 	long pcp_batch_scale_max;	/* < 0: CONFIG_PCP_BATCH_SCALE_MAX's default */
 	long kswapd_rate;		/* the model kswapd's speed, pages per ms */
 	long kswapd_wake_latency_us;	/* from a wake to its run: wakes in between merge */
+	long kswapd_wake_jitter_us;	/* an ensemble's: up to this much more, drawn per wake */
 };
 
 /* The model's timed activities, which the engine's timer queue runs. */
@@ -168,6 +170,7 @@ struct ps_isolated {
 
 struct ps_mm {
 	const struct ps_machine *m;
+	struct ps_rng rng;		/* an ensemble member's perturbations (kswapd's wake jitter) */
 	const struct ps_profile *prof;
 	int kver;			/* the release whose rules the model follows (PS_KVER) */
 	struct ps_mm_tunables t;

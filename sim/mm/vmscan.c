@@ -472,7 +472,8 @@ static void kswapd_run_start(struct ps_mm *mm, int node, uint64_t now)
  * during kswapd's short sleep ends it (the kernel's
  * kswapd_low_wmark_hit_quickly).  kswapd reads the order and class zone
  * asked for when it runs, not when it is woken: its run starts at the first
- * event kswapd.wake_latency_us (default 0) after the wake, and the wakes
+ * event kswapd.wake_latency_us (default 0; an ensemble member adds up to
+ * kswapd_wake_jitter_us, drawn per wake) after the wake, and the wakes
  * until then, such as a second zone's fallback in the same zone walk, merge
  * into it (kswapd_order, kswapd_highest_zoneidx: the highest asked for).
  */
@@ -503,6 +504,8 @@ void ps_wakeup_kswapd(struct ps_mm *mm, int node, int classzone, int order, uint
 	}
 	k->pending = 1;
 	k->start_at = now + 1000ull * (uint64_t)(mm->t.kswapd_wake_latency_us > 0 ? mm->t.kswapd_wake_latency_us : 0);
+	if (mm->t.kswapd_wake_jitter_us > 0)
+		k->start_at += 1000ull * ps_rng_below(&mm->rng, (uint64_t)mm->t.kswapd_wake_jitter_us + 1);
 	mm->ops.arm(mm->ops.ctx, PS_MM_TIMER_KSWAPD, node, k->start_at);
 }
 

@@ -5,7 +5,8 @@
  *
  * Notes (what this simplifies):
  *  - Pure arithmetic over the managed/present counts the caller gives; no
- *    memory hotplug, no per-cpu vmstat drift (free counts are exact).
+ *    memory hotplug, no per-cpu vmstat drift (free counts are exact, but for
+ *    an ensemble member's free_drift in the allocator's checks).
  *  - The boot default of min_free_kbytes is computed from the managed
  *    counts given; the kernel computes it before init memory is freed, so
  *    from a running machine's counts it comes out a little larger.
@@ -496,7 +497,7 @@ int ps_zone_watermark_fast_full(int kver, const struct ps_zone *z, int order, lo
 	if (v < PS_KVER(4, 7, 0))
 		return ps_zone_watermark_ok(kver, z, order, mark, classzone, flags);
 	if (!order) {
-		long usable = (long)z->nr_free_pages;
+		long usable = (long)z->nr_free_pages + z->free_drift;
 
 		if (v < PS_KVER(5, 10, 0))
 			usable -= flags & PS_ALLOC_CMA ? 0 : z->nr_free_cma;

@@ -213,7 +213,7 @@ static inline int ps_zone_watermark_fast(int kver, const struct ps_zone *z, int 
 	    (!kver || kver >= PS_KVER(4, 7, 0))) {
 		long reserve = classzone >= 0 && classzone < PS_ZONE_NR ? z->lowmem_reserve[classzone] : 0;
 
-		if ((long)z->nr_free_pages > mark + reserve)
+		if ((long)z->nr_free_pages + z->free_drift > mark + reserve)
 			return 1;
 		if (!(flags & ps_alloc_flags_lowering(kver)) && !(mark_is_min && z->watermark_boost))
 			return 0;

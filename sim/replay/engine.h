@@ -42,8 +42,12 @@ enum touch {
 #define T_ORDER_SHIFT 3
 #define T_ORDER(t) (((t) >> T_ORDER_SHIFT) & 0xf)
 
+/* replay --ensemble's perturbations (replay.h): kswapd's wake jitter, in us */
+#define PS_ENSEMBLE_WAKE_JITTER_US 500
+
 struct ps_replay {
 	struct ps_replay_opts o;
+	struct ps_rng rng;		/* an ensemble member's: the vmstat drift, the order of same-time events */
 	const struct ps_machine *m;
 	struct ps_mm mm;		/* the model */
 	struct ps_timers timers;

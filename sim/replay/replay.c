@@ -29,7 +29,71 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
 		ps_replay_destroy(r);
 		return NULL;
 	}
+	if (o->ensemble_member) {
+		ps_rng_seed(&r->rng, 2ull * o->ensemble_member);
+		ps_rng_seed(&r->mm.rng, 2ull * o->ensemble_member + 1);
+	}
 	return r;
+}
+
+/*
+ * An ensemble member's vmstat drift, drawn anew at each tick: what
+ * zone_page_state(NR_FREE_PAGES), which the allocator's watermark checks
+ * read, lags the zone's free pages by, uniform within half the CPUs'
+ * per-CPU thresholds summed (calculate_normal_threshold: 2 * fls(CPUs) *
+ * (1 + fls(managed in 128 MB units)), at most 125).  kswapd's checks
+ * (zone_watermark_ok_safe) read the exact count.
+ */
+static void ensemble_drift(struct ps_replay *r)
+{
+	int fcpu = 0;
+
+	for (int c = r->mm.nr_cpus; c; c >>= 1)
+		fcpu++;
+	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
+		struct ps_zone *z = &r->mm.zones[zi];
+		int fmem = 0;
+		long t, b;
+
+		for (uint64_t mb = z->managed >> (27 - 12); mb; mb >>= 1)
+			fmem++;
+		t = 2L * fcpu * (1 + fmem);
+		if (t > 125)
+			t = 125;
+		b = t * r->mm.nr_cpus / 2;
+		z->free_drift = z->managed ? (long)ps_rng_below(&r->rng, 2 * (uint64_t)b + 1) - b : 0;
+	}
+}
+
+/*
+ * Pass 2 over a batch.  An ensemble member (simulate mode) swaps, at even
+ * odds, two neighbouring events of different CPUs at the same time that
+ * name different pages: the trace's order of them is the tracer's.
+ */
+int ps_replay_batch(struct ps_replay *r, const struct ps_event *evs, int n, const struct ps_event **bad, char *err,
+		    int len)
+{
+	int perturb = r->o.ensemble_member && r->o.mode == PS_REPLAY_SIMULATE;
+
+	for (int i = 0; i < n; i++) {
+		const struct ps_event *a = &evs[i], *b = i + 1 < n ? &evs[i + 1] : NULL;
+
+		if (perturb && b && b->ts_ns == a->ts_ns && b->cpu != a->cpu && b->pfn != a->pfn &&
+		    (ps_rng_next(&r->rng) >> 63)) {
+			if (ps_replay_event(r, b, err, len) < 0) {
+				*bad = b;
+				return -1;
+			}
+			i++;
+		} else {
+			b = NULL;
+		}
+		if (ps_replay_event(r, a, err, len) < 0) {
+			*bad = a;
+			return -1;
+		}
+	}
+	return 0;
 }
 
 void ps_replay_destroy(struct ps_replay *r)
@@ -158,6 +222,8 @@ static void vmstat_tick(struct ps_replay *r, uint64_t at, uint64_t now)
 	}
 	r->vm_burst++;
 	ps_timer_arm(&r->timers, PS_TIMER_VMSTAT, 0, at + ns);
+	if (r->o.ensemble_member && r->o.mode == PS_REPLAY_SIMULATE)
+		ensemble_drift(r);
 	for (int c = 0; c < r->mm.nr_cpus; c++)
 		if (r->mm.vm_queued[c]) {
 			r->mm.vm_queued[c] = 0;

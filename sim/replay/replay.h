@@ -72,6 +72,14 @@ struct ps_replay_opts {
 	 * (replay_untraced_use_pages).
 	 */
 	const struct ps_machine *after;
+	/*
+	 * replay --ensemble: member @ensemble_member (1..) perturbs what the
+	 * trace cannot pin down, from a seed of its own (0: none, the plain
+	 * replay): kswapd's wake latency, the per-CPU vmstat drift of the
+	 * free counts the allocator's watermark checks read, and the order of
+	 * events of different CPUs at the same time (simulate mode).
+	 */
+	unsigned int ensemble_member;
 };
 
 /*
@@ -81,6 +89,13 @@ struct ps_replay_opts {
 int ps_replay_parse_cpu_map(const char *text, int16_t *map);
 
 struct ps_replay;
+
+/*
+ * Replays @n events of pass 2 (ps_replay_event each, in the order the
+ * ensemble member perturbs).  0, or -1 with @err and *@bad the event.
+ */
+int ps_replay_batch(struct ps_replay *r, const struct ps_event *evs, int n, const struct ps_event **bad, char *err,
+		    int len);
 
 /* Builds the model of @m's zones.  NULL with @err on failure. */
 struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_replay_opts *o, char *err, int len);

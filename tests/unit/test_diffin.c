@@ -69,6 +69,36 @@ int main(void)
 	ps_kv_free(&kv);
 	CHECK(ps_kv_get(&kv, "renamed") == NULL);
 
+	/* replay --ensemble: means and stddevs in thousandths, or the means rounded */
+	{
+		struct ps_kv sd;
+		int n = 0;
+
+		ps_kv_init(&sd);
+		CHECK_EQ(ps_diffin_parse_ensemble(PS_ENSEMBLE_HEADER "4: x\nnuma_miss 54579.0 8168.8\na 0.5 0.0\n", "e", &kv, &sd,
+						  &n, &err), 0);
+		CHECK_EQ(n, 4);
+		CHECK_EQ(get(&kv, "numa_miss"), 54579000);
+		CHECK_EQ(get(&sd, "numa_miss"), 8168800);
+		CHECK_EQ(get(&kv, "a"), 500);
+		ps_kv_free(&kv);
+		ps_kv_free(&sd);
+		CHECK_EQ(ps_diffin_parse_ensemble(PS_ENSEMBLE_HEADER "4: x\nb 2.6 1\n", "e", &kv, NULL, &n, &err), 0);
+		CHECK_EQ(get(&kv, "b"), 3);
+		ps_kv_free(&kv);
+		CHECK(ps_diffin_parse_ensemble(PS_ENSEMBLE_HEADER "4: x\nb 2.6\n", "e", &kv, &sd, &n, &err) < 0);
+		CHECK(strstr(err.msg, "e:2: expected 'name mean stddev'"));
+		ps_kv_free(&kv);
+		ps_kv_free(&sd);
+		CHECK(ps_diffin_parse_ensemble(PS_ENSEMBLE_HEADER "1: x\nb 2 0\n", "e", &kv, &sd, &n, &err) < 0);
+		ps_kv_free(&kv);
+		ps_kv_free(&sd);
+		CHECK(ps_diffin_parse_ensemble(PS_ENSEMBLE_HEADER "3: x\nb 2 1 7\n", "e", &kv, &sd, &n, &err) < 0);
+		CHECK(strstr(err.msg, "got more after them"));
+		ps_kv_free(&kv);
+		ps_kv_free(&sd);
+	}
+
 	/* pagesim stat --format json: only "counters" is read, in order */
 	CHECK_EQ(ps_diffin_parse_json("{\n  \"trace\": \"t.dat\",\n  \"x\": [1, {\"y\": null}, true],\n"
 				      "  \"counters\": {\n    \"numa_hit\": 52957,\n    \"node1.numa_miss\": -3\n  }\n}\n",

@@ -141,7 +141,7 @@ struct ps_reader *ps_reader_open(const char *path, const struct ps_reader_opts *
 		int fd;
 
 		/* libtracecmd seeks: a pipe (stdin, a fifo, <(cat x.dat)) goes to memory first */
-		if (ps_stream_is_zstd(r->stream) || !strcmp(path, "-") || !is_regular(ps_stream_fd(r->stream))) {
+		if (ps_stream_compression(r->stream) || !strcmp(path, "-") || !is_regular(ps_stream_fd(r->stream))) {
 			fd = spill_to_memfd(r->stream, path, err);
 		} else {
 			fd = dup(ps_stream_fd(r->stream));

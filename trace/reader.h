@@ -5,7 +5,7 @@
  * Formats, decided from the content (not the name): ftrace text (the
  * tracefs `trace` and `trace_pipe` files), `trace-cmd report` text,
  * trace.dat v6/v7 (through libtracecmd), and pagesim files; any of them
- * may be zstd-compressed (.zst).
+ * may be compressed with zstd, gzip or xz (trace/stream.h).
  *
  * What a reader cannot use is skipped and counted per reason, with the
  * place of the first occurrence, so that the caller can report it; with

@@ -368,7 +368,7 @@ static int text_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *
 		line = ps_stream_getline(r->stream, &len, err);
 		if (!line) {
 			if (len < 0) {
-				/* a truncated zstd stream ends the trace; the caller reports it */
+				/* a truncated compressed stream ends the trace; the caller reports it */
 				r->stats.truncated = 1;
 				snprintf(r->stats.truncated_msg, sizeof(r->stats.truncated_msg), "%s", err->msg);
 			}
@@ -481,6 +481,7 @@ int ps_text_open(struct ps_reader *r, struct ps_error *err)
 {
 	struct text_state *st = calloc(1, sizeof(*st));
 	const uint8_t *head;
+	const char *comp;
 	size_t got;
 
 	if (!st)
@@ -490,7 +491,8 @@ int ps_text_open(struct ps_reader *r, struct ps_error *err)
 	head = ps_stream_peek(r->stream, 8, &got, err);
 	if (head && got >= 5 && (!memcmp(head, "cpus=", 5) || !memcmp(head, "version", 7 < got ? 7 : got)))
 		st->report = 1;
-	snprintf(r->format, sizeof(r->format), "%s%s", st->report ? "trace-cmd report text" : "ftrace text",
-		 ps_stream_is_zstd(r->stream) ? " (zstd)" : "");
+	comp = ps_stream_compression(r->stream);
+	snprintf(r->format, sizeof(r->format), "%s%s%s%s", st->report ? "trace-cmd report text" : "ftrace text",
+		 comp ? " (" : "", comp ? comp : "", comp ? ")" : "");
 	return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "lib/kver.h"
 #include "trace/reader-local.h"
+#include "trace/sniff.h"
 
 static const uint8_t tdat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
@@ -120,6 +121,7 @@ struct ps_reader *ps_reader_open(const char *path, const struct ps_reader_opts *
 {
 	struct ps_reader *r = ps_reader_alloc(path, opts);
 	const uint8_t *head;
+	struct ps_sniff what;
 	size_t got = 0;
 	int ret;
 
@@ -130,11 +132,15 @@ struct ps_reader *ps_reader_open(const char *path, const struct ps_reader_opts *
 	r->stream = ps_stream_open(path, err);
 	if (!r->stream)
 		goto fail;
-	head = ps_stream_peek(r->stream, 16, &got, err);
+	/* enough for the magic numbers sniff.c knows and a sample of text */
+	head = ps_stream_peek(r->stream, 4096, &got, err);
 	if (!head)
 		goto fail;
 	if (got == 0) {
-		ps_err(err, "%s: the file is empty: give a trace (ftrace text, trace-cmd report text, trace.dat or a pagesim file)", path);
+		ps_err(err, "%s: the file is empty%s%s%s: give a trace (" PS_TRACE_FORMATS ")", path,
+		       ps_stream_compression(r->stream) ? " (once " : "",
+		       ps_stream_compression(r->stream) ? ps_stream_compression(r->stream) : "",
+		       ps_stream_compression(r->stream) ? "-decompressed)" : "");
 		goto fail;
 	}
 	if (got >= sizeof(tdat_magic) && !memcmp(head, tdat_magic, sizeof(tdat_magic))) {
@@ -155,6 +161,12 @@ struct ps_reader *ps_reader_open(const char *path, const struct ps_reader_opts *
 		ret = ps_tdat_open(r, fd, err);
 	} else if (got >= 8 && !memcmp(head, "PAGESIM", 7)) {
 		ret = ps_pgs_open(r, err);
+	} else if (ps_sniff_foreign(head, got, &what)) {
+		ps_err(err, "%s: this is %s%s%s%s, not a trace: %s", path, what.what,
+		       ps_stream_compression(r->stream) ? " (" : "",
+		       ps_stream_compression(r->stream) ? ps_stream_compression(r->stream) : "",
+		       ps_stream_compression(r->stream) ? "-compressed)" : "", what.todo);
+		goto fail;
 	} else {
 		ret = ps_text_open(r, err);
 	}

@@ -90,6 +90,27 @@ static int spill_to_memfd(struct ps_stream *s, const char *path, struct ps_error
 	return fd;
 }
 
+static int is_regular(int fd)
+{
+	struct stat sb;
+
+	return fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* An fd of the whole (decompressed) input that may be read at any offset. */
+static int seekable_fd(struct ps_stream *s, const char *path, struct ps_error *err)
+{
+	int fd;
+
+	if (ps_stream_compression(s) || !strcmp(path, "-") || !is_regular(ps_stream_fd(s)))
+		return spill_to_memfd(s, path, err);
+	fd = dup(ps_stream_fd(s));
+	if (fd < 0)
+		return ps_err(err, "%s: %s", path, strerror(errno));
+	lseek(fd, 0, SEEK_SET);
+	return fd;
+}
+
 struct ps_reader *ps_reader_alloc(const char *path, const struct ps_reader_opts *opts)
 {
 	struct ps_reader *r = calloc(1, sizeof(*r));
@@ -107,13 +128,6 @@ struct ps_reader *ps_reader_alloc(const char *path, const struct ps_reader_opts 
 	r->pageblock_order = -1;
 	r->stats.max_cpu = -1;
 	return r;
-}
-
-static int is_regular(int fd)
-{
-	struct stat sb;
-
-	return fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
 struct ps_reader *ps_reader_open(const char *path, const struct ps_reader_opts *opts,
@@ -144,21 +158,28 @@ struct ps_reader *ps_reader_open(const char *path, const struct ps_reader_opts *
 		goto fail;
 	}
 	if (got >= sizeof(tdat_magic) && !memcmp(head, tdat_magic, sizeof(tdat_magic))) {
-		int fd;
-
 		/* libtracecmd seeks: a pipe (stdin, a fifo, <(cat x.dat)) goes to memory first */
-		if (ps_stream_compression(r->stream) || !strcmp(path, "-") || !is_regular(ps_stream_fd(r->stream))) {
-			fd = spill_to_memfd(r->stream, path, err);
-		} else {
-			fd = dup(ps_stream_fd(r->stream));
-			if (fd >= 0)
-				lseek(fd, 0, SEEK_SET);
-		}
+		int fd = seekable_fd(r->stream, path, err);
+
 		ps_stream_close(r->stream);
 		r->stream = NULL;
 		if (fd < 0)
 			goto fail;
 		ret = ps_tdat_open(r, fd, err);
+	} else if (got >= 16 && !memcmp(head, "PERFILE2", 8)) {
+		uint64_t hsize;
+
+		/* a pipe's perf.data (16-byte header) reads in order; a file's has its features at the end */
+		memcpy(&hsize, head + 8, 8);
+		if (hsize == 16) {
+			ret = ps_perf_open(r, -1, err);
+		} else {
+			int fd = seekable_fd(r->stream, path, err);
+
+			ret = fd < 0 ? -1 : ps_perf_open(r, fd, err);
+			ps_stream_close(r->stream);
+			r->stream = NULL;
+		}
 	} else if (got >= 8 && !memcmp(head, "PAGESIM", 7)) {
 		ret = ps_pgs_open(r, err);
 	} else if (ps_sniff_foreign(head, got, &what)) {

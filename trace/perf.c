@@ -108,6 +108,7 @@ struct attr {
 	uint64_t config, sample_type, read_format;
 	int sample_id_all;
 	int kmem;		/* PS_EV_* of a kmem tracepoint, else -1 */
+	uint64_t lost;		/* samples lost, from PERF_RECORD_LOST_SAMPLES */
 };
 
 /* What a sample or a record's sample_id trailer says. */
@@ -169,6 +170,8 @@ struct perf_state {
 	int identifier;		/* every attribute has PERF_SAMPLE_IDENTIFIER */
 	/* event formats */
 	struct tep_handle *tep;
+	struct tep_handle *tep_lent;	/* ps_perf_open_with(): formats parsed before, not ours */
+	int tracing_seen;		/* the first tracing data was read */
 	struct ps_tep_kmem k;
 	int have_kmem;
 	int ready;		/* setup_attrs() done: samples can be read */
@@ -184,7 +187,8 @@ struct perf_state {
 	uint64_t max_ts;
 	int done;		/* the data ended: the last events are sorted */
 	/* losses (do_lost()) */
-	uint64_t lost_records, lost_in_records, lost_sample_records, lost_samples, throttled;
+	uint64_t lost_records, lost_in_records, lost_sample_records, throttled;
+	uint64_t lost_samples;	/* ... of no known event */
 	/* task names */
 	struct task *tasks;
 	size_t task_cap, ntasks;
@@ -365,6 +369,7 @@ static int add_attr(struct ps_reader *r, struct perf_state *st, const uint8_t *p
 	a->read_format = rd64(p + 32);
 	a->sample_id_all = (rd64(p + 40) & ATTR_FLAG_SAMPLE_ID_ALL) != 0;
 	a->kmem = -1;
+	a->lost = 0;
 	return 0;
 }
 
@@ -435,9 +440,10 @@ static int setup_attrs(struct ps_reader *r, struct perf_state *st, struct ps_err
 static int set_tracing(struct ps_reader *r, struct perf_state *st, const uint8_t *buf, size_t len,
 		       struct ps_error *err)
 {
-	if (st->tep)
+	if (st->tracing_seen)
 		return 0;	/* a pipe repeats it after perf inject: the first one holds */
-	st->tep = ps_perf_tracing_parse(buf, len, r->path, err);
+	st->tracing_seen = 1;
+	st->tep = ps_perf_tracing_parse(buf, len, r->path, st->tep_lent, err);
 	if (!st->tep)
 		return -1;
 	st->have_kmem = ps_tep_kmem_init(&st->k, st->tep) > 0;
@@ -779,11 +785,13 @@ static int do_sample(struct ps_reader *r, struct perf_state *st, const uint8_t *
 		return ps_reader_skip(r, PS_SKIP_MALFORMED, where, what, sizeof(what) - 1, err);
 	}
 	if (a->kmem < 0) {
-		const struct tep_event *te = a->type == PERF_TYPE_TRACEPOINT ? tep_find_event(st->tep, (int)a->config) : NULL;
 		char name[80];
 
-		snprintf(name, sizeof(name), "%s%s%s", te ? te->system : "a sample of a perf event",
-			 te ? ":" : "", te ? te->name : "");
+		if (a->type == PERF_TYPE_TRACEPOINT)
+			snprintf(name, sizeof(name), "tracepoint %llu (not kmem)", (unsigned long long)a->config);
+		else
+			snprintf(name, sizeof(name), "perf event type %u config %llu", a->type,
+				 (unsigned long long)a->config);
 		where_of(st, off, packed, where, sizeof(where));
 		return ps_reader_skip(r, PS_SKIP_OTHER_EVENT, where, name, strlen(name), err);
 	}
@@ -855,7 +863,10 @@ static void do_lost(struct perf_state *st, uint32_t type, uint16_t misc, const u
 	} else if (type == REC_LOST_SAMPLES && n >= 8 && !(misc & MISC_LOST_SAMPLES_BPF)) {
 		a = parse_trailer(st, p, n, &s) == 0 ? id_attr(st, s.id) : NULL;
 		st->lost_sample_records++;
-		if (!a || a->kmem >= 0)
+		/* by event: which are kmem ones may be known only later (a pipe) */
+		if (a)
+			st->attrs[a - st->attrs].lost += rd64(p);
+		else
 			st->lost_samples += rd64(p);
 	} else if (type == REC_THROTTLE && n >= 24) {
 		a = id_attr(st, rd64(p + 8));
@@ -866,8 +877,13 @@ static void do_lost(struct perf_state *st, uint32_t type, uint16_t misc, const u
 
 static void finish_lost(struct ps_reader *r, struct perf_state *st)
 {
+	uint64_t samples = st->lost_samples;
+
+	for (int i = 0; i < st->nattrs; i++)
+		if (st->attrs[i].kmem >= 0)
+			samples += st->attrs[i].lost;
 	r->stats.lost_markers = (st->lost_records ? st->lost_records : st->lost_sample_records) + st->throttled;
-	r->stats.lost_events = st->lost_sample_records ? st->lost_samples : st->lost_in_records;
+	r->stats.lost_events = st->lost_sample_records ? samples : st->lost_in_records;
 	r->stats.lost_unknown = st->throttled;
 }
 
@@ -1115,7 +1131,8 @@ static int sort_ready(struct ps_reader *r, struct perf_state *st, uint64_t limit
 			st->keys[st->nkeys].ts = st->pend[i].ev.ts_ns;
 			st->keys[st->nkeys++].idx = (uint32_t)i;
 		}
-	qsort(st->keys, st->nkeys, sizeof(*st->keys), cmp_key);
+	if (st->nkeys > 1)
+		qsort(st->keys, st->nkeys, sizeof(*st->keys), cmp_key);
 	st->limit = limit;
 	return 0;
 }
@@ -1251,7 +1268,8 @@ static void perf_close(struct ps_reader *r)
 	free(st->id_val);
 	if (st->tep) {
 		ps_tep_kmem_free(&st->k);
-		tep_free(st->tep);
+		if (!st->tep_lent)
+			tep_free(st->tep);
 	}
 	free(st->pend);
 	free(st->keys);
@@ -1303,6 +1321,11 @@ static int open_pipe(struct ps_reader *r, struct perf_state *st, struct ps_error
 
 int ps_perf_open(struct ps_reader *r, int fd, struct ps_error *err)
 {
+	return ps_perf_open_with(r, fd, NULL, err);
+}
+
+int ps_perf_open_with(struct ps_reader *r, int fd, struct tep_handle *lent, struct ps_error *err)
+{
 	struct perf_state *st = calloc(1, sizeof(*st));
 	const char *comp;
 	int ret;
@@ -1314,6 +1337,7 @@ int ps_perf_open(struct ps_reader *r, int fd, struct ps_error *err)
 	}
 	r->priv = st;
 	r->ops = &perf_ops;
+	st->tep_lent = lent;
 	st->in.fd = fd;
 	st->pipe = fd < 0;
 	/* perf names the idle task "swapper" from the start */

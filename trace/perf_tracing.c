@@ -12,8 +12,13 @@
  * count and as many formats (u64 size, then the text); then kallsyms,
  * printk formats and saved cmdlines, which pagesim does not use.
  *
- * Only the event systems' formats are handed to libtraceevent: pagesim
- * reads the kmem events' fields by name and prints nothing else.
+ * Only the kmem system's formats are handed to libtraceevent: pagesim
+ * reads the kmem events' fields by name and prints nothing else.  Each is
+ * checked first for the shape the kernel writes (printable text; name, ID
+ * and format lines; field lines with offset, size and signed; a print fmt
+ * whose quotes and brackets close, whose arguments hold only C's
+ * expression characters and whose REC->field are fields of the format):
+ * libtraceevent's parser can crash on a damaged one.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -80,8 +85,140 @@ static int skip_sized(struct cur *c)
 	return take(c, n, &p);
 }
 
+static int starts(const char *p, const char *end, const char *s)
+{
+	size_t n = strlen(s);
+
+	return (size_t)(end - p) >= n && !memcmp(p, s, n);
+}
+
+/* "KEY<digits>;" at p: past it, or NULL. */
+static const char *number_after(const char *p, const char *end, const char *key)
+{
+	if (!starts(p, end, key))
+		return NULL;
+	p += strlen(key);
+	if (p >= end || *p < '0' || *p > '9')
+		return NULL;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	return p < end && *p == ';' ? p + 1 : NULL;
+}
+
+static int is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+#define MAX_FIELDS 64
+
+struct names {
+	const char *name[MAX_FIELDS];
+	int len[MAX_FIELDS];
+	int n;
+};
+
+/* The name a field line declares: the last identifier before ';' (past any "[N]"). */
+static int add_name(struct names *f, const char *decl, const char *semi)
+{
+	const char *e = semi, *b;
+
+	while (e > decl && e[-1] == ']') {
+		while (e > decl && e[-1] != '[')
+			e--;
+		if (e > decl)
+			e--;
+	}
+	for (b = e; b > decl && is_ident(b[-1]); b--)
+		;
+	if (b == e || f->n == MAX_FIELDS)
+		return -1;
+	f->name[f->n] = b;
+	f->len[f->n++] = (int)(e - b);
+	return 0;
+}
+
+static int declared(const struct names *f, const char *p, const char *end)
+{
+	const char *e = p;
+
+	while (e < end && is_ident(*e))
+		e++;
+	for (int i = 0; i < f->n; i++)
+		if (f->len[i] == e - p && !memcmp(f->name[i], p, e - p))
+			return 1;
+	return 0;
+}
+
+/* Whether the @n bytes at @t have the shape of a kernel event format (see above). */
+static int format_ok(const char *t, size_t n)
+{
+	const char *p = t, *end = t + n, *eol;
+	struct names f = { .n = 0 };
+	int depth = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if ((t[i] < 0x20 || t[i] > 0x7e) && t[i] != '\t' && t[i] != '\n')
+			return 0;
+	if (!starts(p, end, "name: ") || !(p = memchr(p, '\n', end - p)) || !starts(++p, end, "ID: ") ||
+	    !(p = memchr(p, '\n', end - p)) || !starts(++p, end, "format:\n"))
+		return 0;
+	p += strlen("format:\n");
+	/* field lines, blank lines, then the print fmt */
+	while (p < end && !starts(p, end, "print fmt: ")) {
+		eol = memchr(p, '\n', end - p);
+		if (!eol)
+			return 0;
+		if (eol > p) {
+			const char *semi;
+
+			if (!starts(p, eol, "\tfield:") || !(semi = memchr(p, ';', eol - p)) ||
+			    add_name(&f, p, semi) < 0 ||
+			    !(p = number_after(semi + 1, eol, "\toffset:")) || !(p = number_after(p, eol, "\tsize:")))
+				return 0;
+			if (p < eol && !(p = number_after(p, eol, "\tsigned:")))
+				return 0;
+			if (p != eol)
+				return 0;
+		}
+		p = eol + 1;
+	}
+	if (!starts(p, end, "print fmt: \""))
+		return 0;
+	for (p += strlen("print fmt: "); p < end && *p != '\n'; p++) {
+		if (*p == '"' || *p == '\'') {
+			char q = *p;
+
+			/* a "\n" in the kernel's format string comes out as a newline */
+			for (p++; p < end && *p != q; p++)
+				if (*p == '\\' && p + 1 < end)
+					p++;
+			if (p >= end || *p != q)
+				return 0;
+		} else if (!is_ident(*p) && !strchr(" ()[]{}*+-/%&|^~!<>=?:,.;", *p)) {
+			/* outside quotes: C's expression characters only (';': statement expressions) */
+			return 0;
+		} else if (starts(p, end, "REC->")) {
+			/* the arguments read only fields the format declares */
+			if (!declared(&f, p + 5, end))
+				return 0;
+			p += 4;
+		} else if (*p == '(' || *p == '[' || *p == '{') {
+			depth++;
+		} else if (*p == ')' || *p == ']' || *p == '}') {
+			if (--depth < 0)
+				return 0;
+		}
+	}
+	if (depth)
+		return 0;
+	while (p < end && (*p == '\n' || *p == ' '))
+		p++;
+	return p == end;
+}
+
 struct tep_handle *ps_perf_tracing_parse(const uint8_t *buf, size_t len, const char *path,
-					 struct ps_error *err)
+					 struct tep_handle *lent, struct ps_error *err)
 {
 	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	struct cur c = { buf, buf + len };
@@ -119,7 +256,7 @@ struct tep_handle *ps_perf_tracing_parse(const uint8_t *buf, size_t len, const c
 	what = "the event formats";
 	if (take_u32(&c, &systems) < 0)
 		goto damaged;
-	tep = tep_alloc();
+	tep = lent ? lent : tep_alloc();
 	if (!tep) {
 		ps_err(err, "out of memory");
 		return NULL;
@@ -139,13 +276,31 @@ struct tep_handle *ps_perf_tracing_parse(const uint8_t *buf, size_t len, const c
 
 			if (take_u64(&c, &n) < 0 || n > MAX_FORMAT || take(&c, n, &p) < 0)
 				goto damaged_tep;
-			/* a format libtraceevent cannot parse is left out: its events are skipped, counted */
-			tep_parse_event(tep, (const char *)p, n, sys);
+			if (!strcmp(sys, "kmem") && !format_ok((const char *)p, n)) {
+				const char *name = (const char *)p + 6;
+				int nlen = 0;
+
+				while (n > 6 && nlen < 40 && (size_t)nlen < n - 6 && is_ident(name[nlen]))
+					nlen++;
+				ps_err(err, "%s: the perf.data's tracing data is damaged: the format of kmem:%.*s (at byte %llu of it) is not one the kernel writes",
+				       path, nlen, name, (unsigned long long)(p - buf));
+				if (!lent)
+					tep_free(tep);
+				return NULL;
+			}
+			/*
+			 * Only the kmem events' formats are parsed: the less libtraceevent
+			 * parses, the less a damaged file can upset.  A format it cannot
+			 * parse is left out: its events are skipped, counted.
+			 */
+			if (!lent && !strcmp(sys, "kmem"))
+				tep_parse_event(tep, (const char *)p, n, sys);
 		}
 	}
 	return tep;
 damaged_tep:
-	tep_free(tep);
+	if (!lent)
+		tep_free(tep);
 damaged:
 	ps_err(err, "%s: the perf.data's tracing data is damaged (in %s, byte %llu of %zu)", path, what,
 	       (unsigned long long)(c.p - buf), len);

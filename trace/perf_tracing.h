@@ -19,9 +19,12 @@ struct tep_handle;
 /*
  * Parses the @len bytes at @buf into a new tep_handle (the caller frees it
  * with tep_free()); NULL with @err filled (naming @path) when the data is
- * damaged or from a big-endian machine.
+ * damaged or from a big-endian machine.  With @lent, the data is checked
+ * the same way but its formats are not parsed: @lent is returned, holding
+ * formats parsed before (for fuzz/fuzz_perf.c: pagesim's reading without
+ * libtraceevent's parser).
  */
 struct tep_handle *ps_perf_tracing_parse(const uint8_t *buf, size_t len, const char *path,
-					 struct ps_error *err);
+					 struct tep_handle *lent, struct ps_error *err);
 
 #endif

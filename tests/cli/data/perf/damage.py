@@ -7,6 +7,8 @@ and counts PERF_RECORD_SAMPLE (9) records; compressed records (perf record -z) a
   HOW = rawtype  the Nth sample's raw tracepoint data given another event's common_type
   HOW = cut      the file cut in the middle of the Nth sample (data size left as it was)
   HOW = killed   as perf record leaves it when killed: data size 0, no features past the data
+  HOW = format   a '$' in the arguments of the print fmt of the Nth event format of the
+                 tracing data (libtraceevent's parser crashes on it)
 
 Prints the file offset of the record it damaged.
 """
@@ -39,11 +41,18 @@ elif how == "rawtype":
     struct.pack_into("<H", b, p + 4, 9999)       # common_type: the first field
 elif how == "cut":
     b = b[:off + size // 2]
+elif how == "format":
+    at = -1
+    for _ in range(n):
+        at = b.index(b"\nprint fmt: ", at + 1)
+    comma = b.index(b"), ", at)           # after the first argument
+    b[comma + 1:comma + 2] = b"$"
+    off = at
 elif how == "killed":
     struct.pack_into("<Q", b, 48, 0)
     b[72:104] = bytes(32)
     b = b[:data_off + data_size]
 else:
-    sys.exit("how: size0, rawtype, cut or killed")
+    sys.exit("how: size0, rawtype, cut, killed or format")
 open(dst, "wb").write(b)
 print(off)

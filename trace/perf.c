@@ -269,8 +269,14 @@ static int src_need(struct ps_reader *r, struct src *s, size_t n, struct ps_erro
 		want = s->cap - s->len;
 		if (s->stream) {
 			got = ps_stream_read(s->stream, s->buf + s->len, want, err);
-			if (got < 0)
-				return -1;
+			if (got < 0) {
+				/* a cut or damaged compressed pipe: the events before it are used */
+				if (!r->stats.truncated) {
+					r->stats.truncated = 1;
+					snprintf(r->stats.truncated_msg, sizeof(r->stats.truncated_msg), "%s", err->msg);
+				}
+				got = 0;
+			}
 		} else {
 			uint64_t at = s->base + s->len;
 			ssize_t g;
@@ -943,6 +949,8 @@ static int pipe_bytes(struct ps_reader *r, struct perf_state *st, size_t n, uint
 {
 	int ret = src_need(r, &st->in, n, err);
 
+	if (ret <= 0 && r->stats.truncated)
+		return ps_err(err, "%s (inside the tracing data)", r->stats.truncated_msg);
 	if (ret <= 0)
 		return ret < 0 ? -1 : ps_err(err, "%s: the perf.data ends inside its tracing data: was it cut short?", r->path);
 	*out = malloc(n ? n : 1);
@@ -1313,6 +1321,8 @@ static int open_pipe(struct ps_reader *r, struct perf_state *st, struct ps_error
 		if (ret == 0)
 			break;
 	}
+	if (!st->tep && r->stats.truncated)
+		return ps_err(err, "%s (before the event formats)", r->stats.truncated_msg);
 	if (!st->tep)
 		return ps_err(err, "%s: the piped perf.data has no tracing data (event formats) before its first sample: record with 'perf record -e kmem:mm_page_alloc -e kmem:mm_page_free ... -o -'",
 			      r->path);

@@ -46,6 +46,7 @@ struct ps_stream {
 	size_t in_pos, in_len;
 	uint8_t *out;		/* decompressed (or raw) window */
 	size_t out_cap, out_pos, out_len;
+	struct ps_error failed;	/* an error after the bytes ps_stream_read() returned, "" if none */
 };
 
 static long raw_read(struct ps_stream *s, void *buf, size_t n, struct ps_error *err)
@@ -398,12 +399,21 @@ long ps_stream_read(struct ps_stream *s, void *buf, size_t n, struct ps_error *e
 {
 	size_t done = 0;
 
+	if (s->failed.msg[0]) {
+		*err = s->failed;
+		return -1;
+	}
 	while (done < n) {
 		size_t avail = s->out_len - s->out_pos;
 
 		if (!avail) {
 			long r = fill_out(s, err);
 
+			if (r < 0 && done) {
+				/* the bytes before the error first; the error on the next call */
+				s->failed = *err;
+				break;
+			}
 			if (r < 0)
 				return -1;
 			if (r == 0)

@@ -31,7 +31,9 @@ const uint8_t *ps_stream_peek(struct ps_stream *s, size_t n, size_t *got, struct
 
 /*
  * Reads up to @n bytes.  Returns the count, 0 at the end, or -1 on error
- * (read error, corrupt or truncated compressed data) with @err filled.
+ * (read error, corrupt or truncated compressed data) with @err filled; the
+ * bytes that came before an error are returned first, the error by the
+ * next call.
  */
 long ps_stream_read(struct ps_stream *s, void *buf, size_t n, struct ps_error *err);
 

@@ -703,13 +703,14 @@ static int parse_sample(const struct attr *a, const uint8_t *p, size_t n, struct
  */
 static int parse_trailer(const struct perf_state *st, const uint8_t *p, size_t n, struct sample *s)
 {
-	const struct attr *a = &st->attrs[0];
+	const struct attr *a;
 	const uint8_t *q;
 	uint64_t t;
 	size_t size;
 
 	if (!st->nattrs)
-		return -1;
+		return -1;	/* a pipe's task records before its attributes */
+	a = &st->attrs[0];
 	if (st->identifier && n >= 8) {
 		/* IDENTIFIER is the trailer's last u64 */
 		const struct attr *b = id_attr(st, rd64(p + n - 8));

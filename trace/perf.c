@@ -425,9 +425,9 @@ static int setup_attrs(struct ps_reader *r, struct perf_state *st, struct ps_err
 			      r->path);
 	st->need_common = 0;
 	for (int t = 0; t < PS_EV_NR; t++) {
-		st->need[t] = 0;
 		const struct tep_event *e = st->k.f[t].event;
 
+		st->need[t] = 0;
 		if (!e)
 			continue;
 		for (int common = 0; common < 2; common++)

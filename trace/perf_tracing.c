@@ -18,16 +18,21 @@
  * and format lines; field lines with offset, size and signed; a print fmt
  * whose quotes and brackets close, whose arguments hold only C's
  * expression characters and whose REC->field are fields of the format):
- * libtraceevent's parser can crash on a damaged one.
+ * libtraceevent's parser can crash on a damaged one.  What passes is
+ * parsed in a child process first (parses_in_child()).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <traceevent/event-parse.h>
 
 #include "trace/perf_tracing.h"
 
 #define MAX_FORMAT (1u << 20)	/* a longer event format is damage */
+#define MAX_KMEM 64		/* more kmem events is damage */
 
 struct cur {
 	const uint8_t *p, *end;
@@ -217,16 +222,63 @@ static int format_ok(const char *t, size_t n)
 	return p == end;
 }
 
+struct fmt {
+	const char *text;
+	size_t len;
+};
+
+/* A new tep_handle holding the @n kmem formats of @f. */
+static struct tep_handle *parse_formats(const struct fmt *f, int n, int long_size, uint32_t page_size)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	if (!tep)
+		return NULL;
+	tep_set_loglevel(TEP_LOG_NONE);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, long_size);
+	tep_set_page_size(tep, page_size);
+	/* a format libtraceevent cannot parse is left out: its events are skipped, counted */
+	for (int i = 0; i < n; i++)
+		tep_parse_event(tep, f[i].text, f[i].len, "kmem");
+	return tep;
+}
+
+/*
+ * libtraceevent's parser still crashes on some damaged formats that pass
+ * format_ok() (a missing comma between two arguments): the formats are
+ * parsed once in a child process first.  Returns 1 when it lived (or
+ * could not be started: then the parse is left to chance), 0 when it died.
+ */
+static int parses_in_child(const struct fmt *f, int n, int long_size, uint32_t page_size)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		parse_formats(f, n, long_size, page_size);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 struct tep_handle *ps_perf_tracing_parse(const uint8_t *buf, size_t len, const char *path,
 					 struct tep_handle *lent, struct ps_error *err)
 {
 	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	struct cur c = { buf, buf + len };
+	struct fmt kmem[MAX_KMEM];
 	const uint8_t *p;
 	const char *what = "the header";
 	struct tep_handle *tep;
 	uint32_t page_size, count, systems;
-	int long_size;
+	int long_size, nkmem = 0;
 
 	if (take(&c, sizeof(magic), &p) < 0 || memcmp(p, magic, sizeof(magic))) {
 		ps_err(err, "%s: the perf.data's tracing data does not start with the tracing magic: the file is damaged", path);
@@ -256,27 +308,22 @@ struct tep_handle *ps_perf_tracing_parse(const uint8_t *buf, size_t len, const c
 	what = "the event formats";
 	if (take_u32(&c, &systems) < 0)
 		goto damaged;
-	tep = lent ? lent : tep_alloc();
-	if (!tep) {
-		ps_err(err, "out of memory");
-		return NULL;
-	}
-	tep_set_loglevel(TEP_LOG_NONE);
-	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
-	tep_set_long_size(tep, long_size);
-	tep_set_page_size(tep, page_size);
 	for (uint32_t s = 0; s < systems; s++) {
 		const char *sys = take_str(&c);
 
 		if (!sys || take_u32(&c, &count) < 0)
-			goto damaged_tep;
+			goto damaged;
 		for (uint32_t i = 0; i < count; i++) {
 			uint64_t n;
 
 			if (take_u64(&c, &n) < 0 || n > MAX_FORMAT || take(&c, n, &p) < 0)
-				goto damaged_tep;
-			if (!strcmp(sys, "kmem") && !format_ok((const char *)p, n)) {
+				goto damaged;
+			/* only the kmem events' are parsed: the less libtraceevent parses, the less can go wrong */
+			if (strcmp(sys, "kmem"))
+				continue;
+			if (nkmem == MAX_KMEM)
+				goto damaged;
+			if (!format_ok((const char *)p, n)) {
 				const char *name = (const char *)p + 6;
 				int nlen = 0;
 
@@ -284,23 +331,23 @@ struct tep_handle *ps_perf_tracing_parse(const uint8_t *buf, size_t len, const c
 					nlen++;
 				ps_err(err, "%s: the perf.data's tracing data is damaged: the format of kmem:%.*s (at byte %llu of it) is not one the kernel writes",
 				       path, nlen, name, (unsigned long long)(p - buf));
-				if (!lent)
-					tep_free(tep);
 				return NULL;
 			}
-			/*
-			 * Only the kmem events' formats are parsed: the less libtraceevent
-			 * parses, the less a damaged file can upset.  A format it cannot
-			 * parse is left out: its events are skipped, counted.
-			 */
-			if (!lent && !strcmp(sys, "kmem"))
-				tep_parse_event(tep, (const char *)p, n, sys);
+			kmem[nkmem].text = (const char *)p;
+			kmem[nkmem++].len = n;
 		}
 	}
+	if (lent)
+		return lent;
+	if (!parses_in_child(kmem, nkmem, long_size, page_size)) {
+		ps_err(err, "%s: the perf.data's kmem event formats are damaged: libtraceevent cannot parse them (it crashed on them in a trial run)",
+		       path);
+		return NULL;
+	}
+	tep = parse_formats(kmem, nkmem, long_size, page_size);
+	if (!tep)
+		ps_err(err, "out of memory");
 	return tep;
-damaged_tep:
-	if (!lent)
-		tep_free(tep);
 damaged:
 	ps_err(err, "%s: the perf.data's tracing data is damaged (in %s, byte %llu of %zu)", path, what,
 	       (unsigned long long)(c.p - buf), len);

@@ -9,6 +9,8 @@ and counts PERF_RECORD_SAMPLE (9) records; compressed records (perf record -z) a
   HOW = killed   as perf record leaves it when killed: data size 0, no features past the data
   HOW = format   a '$' in the arguments of the print fmt of the Nth event format of the
                  tracing data (libtraceevent's parser crashes on it)
+  HOW = comma    mm_page_alloc_zone_locked's print fmt with a comma between two arguments
+                 gone (the shape is right; libtraceevent's parser crashes on it)
 
 Prints the file offset of the record it damaged.
 """
@@ -48,11 +50,16 @@ elif how == "format":
     comma = b.index(b"), ", at)           # after the first argument
     b[comma + 1:comma + 2] = b"$"
     off = at
+elif how == "comma":
+    at = b.index(b"name: mm_page_alloc_zone_locked\n")
+    arg = b.index(b"REC->pfn : 0, REC->order", at)
+    b[arg:arg + 24] = b"REC->pfn : 03 REC->order"
+    off = at
 elif how == "killed":
     struct.pack_into("<Q", b, 48, 0)
     b[72:104] = bytes(32)
     b = b[:data_off + data_size]
 else:
-    sys.exit("how: size0, rawtype, cut, killed or format")
+    sys.exit("how: size0, rawtype, cut, killed, format or comma")
 open(dst, "wb").write(b)
 print(off)

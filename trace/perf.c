@@ -1216,9 +1216,14 @@ static int perf_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *
 				continue;
 			}
 			if (e->kind == Q_FORK) {
+				char comm[COMM_LEN];
+
+				/* a copy: adding the child may move the table */
 				t = task_find(st, e->ptid, 0);
-				if (t)
-					task_set(st, e->ev.pid, t->comm);
+				if (t) {
+					memcpy(comm, t->comm, COMM_LEN);
+					task_set(st, e->ev.pid, comm);
+				}
 				continue;
 			}
 			*ev = e->ev;

@@ -18,7 +18,7 @@ inputs=("$@")
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cc -O2 -o "$T/speed" -I. bench/pgs_read_speed.c build/libpagesim.a \
-	$(pkg-config --cflags --libs libzstd libtraceevent libtracecmd libtracefs) -lm
+	$(pkg-config --cflags --libs libzstd zlib liblzma libtraceevent libtracecmd libtracefs) -lm
 
 # seconds of the fastest of 5 runs of "$@"
 best_of_5() {

@@ -5,6 +5,8 @@
 # resident set size") of
 #   trace-cmd report TDAT                  pagesim stat TDAT
 #   the same on bench/out/tdat-large/trace.dat when bench/record-tdat.sh made it
+#   perf script perf.data                  pagesim stat perf.data
+#   on bench/out/perf-large/perf.data when bench/record-perf.sh made it (and perf is installed)
 #   pagesim stat on the same events as trace-cmd report text (zstd), when TDAT has one beside it
 #   pagesim stat on SRC as a pagesim file
 #   pagesim stat on large traces built from SRC (ftrace text and pagesim file)
@@ -71,7 +73,7 @@ command -v trace-cmd > /dev/null || { echo "trace-cmd is needed (apt-get install
 [ -d "$B" ] || meson setup "$B" > /dev/null
 ninja -C "$B" pagesim > /dev/null
 cc -O2 -o "$OUT/pgs_concat" -I. bench/pgs_concat.c "$B/libpagesim.a" \
-	$(pkg-config --cflags --libs libzstd libtraceevent libtracecmd libtracefs) -lm
+	$(pkg-config --cflags --libs libzstd zlib liblzma libtraceevent libtracecmd libtracefs) -lm
 
 # make TARGET CMD...: runs CMD to build TARGET unless TARGET is newer than its inputs
 make_file() {
@@ -169,6 +171,15 @@ if [ -e "$TDAT_LARGE" ]; then
 	measure "pagesim stat trace.dat, large (record-tdat.sh)" "$n_large" "$P" stat -q "$TDAT_LARGE"
 	t_datl=$last_best c_datl=$last_cpu
 fi
+# a large real perf.data of this machine (bench/record-perf.sh, needs root and perf), when there is one
+PDATA=$OUT/perf-large/perf.data
+if [ -e "$PDATA" ] && command -v perf > /dev/null; then
+	n_perf=$(events_of "$PDATA")
+	measure "perf script perf.data, large (record-perf.sh)" "$n_perf" perf script -i "$PDATA"
+	t_ps=$last_best c_ps=$last_cpu
+	measure "pagesim stat perf.data, large (record-perf.sh)" "$n_perf" "$P" stat -q "$PDATA"
+	t_pd=$last_best c_pd=$last_cpu
+fi
 [ -e "$TTXT" ] && measure "pagesim stat trace-cmd text (zstd) of the same events" "$n_small" "$P" stat -q "$TTXT"
 measure "pagesim stat pagesim file" "$n_real" "$P" stat -q "$real_pgs"
 measure "pagesim stat ftrace text (zstd), large" "$n_text" "$P" stat -q --sysroot "$SYSROOT" "$OUT/$name-text-$TEXT_EVENTS.txt.zst"
@@ -202,6 +213,9 @@ t_sim1=$last_best c_sim1=$last_cpu
 			tc / d, ctc / cd }'
 	[ -z "${t_datl:-}" ] || awk -v tc="$t_tcl" -v d="$t_datl" -v ctc="$c_tcl" -v cd="$c_datl" 'BEGIN {
 		printf "... on the large trace.dat of record-tdat.sh: %.1fx in wall time, %.1fx in CPU time\n", tc / d, ctc / cd }'
+	[ -z "${t_pd:-}" ] || awk -v ps="$t_ps" -v d="$t_pd" -v cps="$c_ps" -v cd="$c_pd" 'BEGIN {
+		printf "stat on the large perf.data of record-perf.sh vs perf script: %.1fx in wall time, %.1fx in CPU time\n",
+			ps / d, cps / cd }'
 	awk -v n="$n_big" -v b="$t_big1" -v t="$t_big" 'BEGIN {
 		printf "stat on the large pagesim file: %.1f M events/s on one core, %.1f with the decompression thread (target >= 50)\n",
 			n / (b / 1e6) / 1e6, n / (t / 1e6) / 1e6 }'

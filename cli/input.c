@@ -141,6 +141,7 @@ int ps_input_report(struct ps_input *in, int quiet, int allow_truncated)
 	for (int t = 0; t < PS_EV_NR; t++)
 		total += s->events[t];
 	int tdat = !strncmp(ps_reader_format(in->reader), "trace.dat", 9);
+	int perf = !strncmp(ps_reader_format(in->reader), "perf.data", 9);
 
 	for (int i = 0; i < PS_SKIP_NR; i++)
 		if (i == PS_SKIP_OTHER_EVENT) {
@@ -150,7 +151,8 @@ int ps_input_report(struct ps_input *in, int quiet, int allow_truncated)
 					what[i], s->skip_first[i]);
 		} else if (s->skipped[i] && !quiet)
 			ps_warn("skipped %llu %s; first: %s", (unsigned long long)s->skipped[i],
-				i == PS_SKIP_MALFORMED && tdat ? "damaged ring-buffer pages or records" : what[i],
+				i == PS_SKIP_MALFORMED && tdat ? "damaged ring-buffer pages or records" :
+				i == PS_SKIP_MALFORMED && perf ? "damaged records" : what[i],
 				s->skip_first[i]);
 	if (s->lost_markers || s->lost_overwritten)
 		ps_warn("the trace lost events: %llu in %llu places (%llu of unknown count), %llu overwritten before reading; counters miss them",

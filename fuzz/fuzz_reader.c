@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz_reader.c - libFuzzer target: the trace readers through
- * ps_reader_open() (format detection, zstd streams, ftrace text and
- * trace-cmd report text; pagesim files have their own target) and every
+ * ps_reader_open() (format detection, the naming of what is no trace,
+ * zstd, gzip and xz streams, ftrace, trace-cmd report and perf script text;
+ * pagesim files and perf.data have their own targets) and every
  * event into stat's counters.  trace.dat inputs are left out: their
  * header is libtracecmd's to parse (most of a second each); pagesim's
  * reading of their data has fuzz_tdat and fuzz_tdat_pages (fuzz_tdat.c).
@@ -31,6 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return -1;	/* fuzz_pgs */
 	if (size >= sizeof(tdat) && !memcmp(data, tdat, sizeof(tdat)))
 		return -1;	/* fuzz_tdat */
+	if (size >= 8 && !memcmp(data, "PERFILE2", 8))
+		return -1;	/* fuzz_perf */
 	if (!ready) {
 		fuzz_machine(&m);
 		ready = 1;

@@ -40,7 +40,7 @@ if [ ! -d "$B" ]; then
 		{ echo "fuzz/run.sh: meson setup $B failed (is clang installed?)" >&2; exit 1; }
 fi
 ninja -C "$B" >/dev/null || { echo "fuzz/run.sh: the build in $B failed (run ninja -C $B)" >&2; exit 1; }
-targets=${*:-"reader pgs zoneinfo pagetypeinfo buddyinfo cpulist kvfile policy machine diffin tdat tdat_pages"}
+targets=${*:-"reader pgs perf zoneinfo pagetypeinfo buddyinfo cpulist kvfile policy machine diffin tdat tdat_pages"}
 mkdir -p fuzz/crashes
 work=$(mktemp -d)
 [ -n "$keep" ] || trap 'rm -rf "$work"' EXIT

@@ -196,7 +196,7 @@ static int load(struct ps_reader *r, struct pgs_state *st, struct ps_error *err)
 	uint8_t *buf;
 	long n;
 
-	if (!ps_stream_is_zstd(r->stream) && fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+	if (!ps_stream_compression(r->stream) && fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
 		if (sb.st_size == 0)
 			return ps_err(err, "%s: the file is empty", r->path);
 		st->map = mmap(NULL, sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);

@@ -78,6 +78,21 @@ int ps_tdat_open_with(struct ps_reader *r, int fd, struct tracecmd_input *handle
 		      const struct ps_tep_kmem *kmem, uint64_t v6_options, struct ps_error *err);
 int ps_pgs_open(struct ps_reader *r, struct ps_error *err);
 
+/*
+ * perf.data: @fd the whole file, readable at any offset (closed by the
+ * reader); -1 for a pipe's perf.data, read in order from r->stream.
+ */
+int ps_perf_open(struct ps_reader *r, int fd, struct ps_error *err);
+
+/*
+ * The same with the event formats of @lent (a tep_handle parsed before,
+ * left to the caller) instead of the file's own, whose tracing data is
+ * still read and checked: for fuzz/fuzz_perf.c, pagesim's reading without
+ * libtraceevent's format parser.  @lent may be NULL.
+ */
+struct tep_handle;
+int ps_perf_open_with(struct ps_reader *r, int fd, struct tep_handle *lent, struct ps_error *err);
+
 /* A reader with nothing open yet: what ps_reader_open() starts from; NULL on no memory. */
 struct ps_reader *ps_reader_alloc(const char *path, const struct ps_reader_opts *opts);
 

@@ -13,6 +13,7 @@
 
 #include "lib/kver.h"
 #include "trace/reader-local.h"
+#include "trace/sniff.h"
 
 static const uint8_t tdat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
@@ -89,6 +90,27 @@ static int spill_to_memfd(struct ps_stream *s, const char *path, struct ps_error
 	return fd;
 }
 
+static int is_regular(int fd)
+{
+	struct stat sb;
+
+	return fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* An fd of the whole (decompressed) input that may be read at any offset. */
+static int seekable_fd(struct ps_stream *s, const char *path, struct ps_error *err)
+{
+	int fd;
+
+	if (ps_stream_compression(s) || !strcmp(path, "-") || !is_regular(ps_stream_fd(s)))
+		return spill_to_memfd(s, path, err);
+	fd = dup(ps_stream_fd(s));
+	if (fd < 0)
+		return ps_err(err, "%s: %s", path, strerror(errno));
+	lseek(fd, 0, SEEK_SET);
+	return fd;
+}
+
 struct ps_reader *ps_reader_alloc(const char *path, const struct ps_reader_opts *opts)
 {
 	struct ps_reader *r = calloc(1, sizeof(*r));
@@ -108,18 +130,12 @@ struct ps_reader *ps_reader_alloc(const char *path, const struct ps_reader_opts 
 	return r;
 }
 
-static int is_regular(int fd)
-{
-	struct stat sb;
-
-	return fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
 struct ps_reader *ps_reader_open(const char *path, const struct ps_reader_opts *opts,
 				 struct ps_error *err)
 {
 	struct ps_reader *r = ps_reader_alloc(path, opts);
 	const uint8_t *head;
+	struct ps_sniff what;
 	size_t got = 0;
 	int ret;
 
@@ -130,31 +146,48 @@ struct ps_reader *ps_reader_open(const char *path, const struct ps_reader_opts *
 	r->stream = ps_stream_open(path, err);
 	if (!r->stream)
 		goto fail;
-	head = ps_stream_peek(r->stream, 16, &got, err);
+	/* enough for the magic numbers sniff.c knows and a sample of text */
+	head = ps_stream_peek(r->stream, 4096, &got, err);
 	if (!head)
 		goto fail;
 	if (got == 0) {
-		ps_err(err, "%s: the file is empty: give a trace (ftrace text, trace-cmd report text, trace.dat or a pagesim file)", path);
+		ps_err(err, "%s: the file is empty%s%s%s: give a trace (" PS_TRACE_FORMATS ")", path,
+		       ps_stream_compression(r->stream) ? " (once " : "",
+		       ps_stream_compression(r->stream) ? ps_stream_compression(r->stream) : "",
+		       ps_stream_compression(r->stream) ? "-decompressed)" : "");
 		goto fail;
 	}
 	if (got >= sizeof(tdat_magic) && !memcmp(head, tdat_magic, sizeof(tdat_magic))) {
-		int fd;
-
 		/* libtracecmd seeks: a pipe (stdin, a fifo, <(cat x.dat)) goes to memory first */
-		if (ps_stream_is_zstd(r->stream) || !strcmp(path, "-") || !is_regular(ps_stream_fd(r->stream))) {
-			fd = spill_to_memfd(r->stream, path, err);
-		} else {
-			fd = dup(ps_stream_fd(r->stream));
-			if (fd >= 0)
-				lseek(fd, 0, SEEK_SET);
-		}
+		int fd = seekable_fd(r->stream, path, err);
+
 		ps_stream_close(r->stream);
 		r->stream = NULL;
 		if (fd < 0)
 			goto fail;
 		ret = ps_tdat_open(r, fd, err);
+	} else if (got >= 16 && !memcmp(head, "PERFILE2", 8)) {
+		uint64_t hsize;
+
+		/* a pipe's perf.data (16-byte header) reads in order; a file's has its features at the end */
+		memcpy(&hsize, head + 8, 8);
+		if (hsize == 16) {
+			ret = ps_perf_open(r, -1, err);
+		} else {
+			int fd = seekable_fd(r->stream, path, err);
+
+			ret = fd < 0 ? -1 : ps_perf_open(r, fd, err);
+			ps_stream_close(r->stream);
+			r->stream = NULL;
+		}
 	} else if (got >= 8 && !memcmp(head, "PAGESIM", 7)) {
 		ret = ps_pgs_open(r, err);
+	} else if (ps_sniff_foreign(head, got, &what)) {
+		ps_err(err, "%s: this is %s%s%s%s, not a trace: %s", path, what.what,
+		       ps_stream_compression(r->stream) ? " (" : "",
+		       ps_stream_compression(r->stream) ? ps_stream_compression(r->stream) : "",
+		       ps_stream_compression(r->stream) ? "-compressed)" : "", what.todo);
+		goto fail;
 	} else {
 		ret = ps_text_open(r, err);
 	}

@@ -4,8 +4,10 @@
  *
  * Formats, decided from the content (not the name): ftrace text (the
  * tracefs `trace` and `trace_pipe` files), `trace-cmd report` text,
- * trace.dat v6/v7 (through libtracecmd), and pagesim files; any of them
- * may be zstd-compressed (.zst).
+ * trace.dat v6/v7 (through libtracecmd), perf.data of kmem tracepoints
+ * (perf.c) and `perf script` text of them, and pagesim files; any of them
+ * may be compressed with zstd, gzip or xz (trace/stream.h).  Anything else
+ * is refused, named as what it is (sniff.h).
  *
  * What a reader cannot use is skipped and counted per reason, with the
  * place of the first occurrence, so that the caller can report it; with
@@ -85,7 +87,7 @@ int ps_reader_next_batch(struct ps_reader *r, const struct ps_event **evs, struc
 
 const struct ps_reader_stats *ps_reader_stats(const struct ps_reader *r);
 
-/* "ftrace text", "trace-cmd report", "trace.dat v7", "pagesim v1" */
+/* "ftrace text", "trace-cmd report text", "trace.dat", "perf.data", "perf script text", "pagesim v1", ... */
 const char *ps_reader_format(const struct ps_reader *r);
 
 /* The kernel release the trace itself names ("6.1.0-57-amd64"), or NULL. */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stream.h - a sequential byte stream over a file, a pipe or stdin ("-"),
- * decompressed on the fly when it starts with a zstd frame.  A zstd stream
- * that ends inside a frame is reported as truncated, with the compressed
- * byte offset where it stopped.
+ * decompressed on the fly when it starts with a zstd frame, a gzip member
+ * or an xz stream.  Compressed data that ends inside a frame, member or
+ * stream is reported as truncated, with the compressed byte offset where it
+ * stopped.
  */
 #ifndef PS_STREAM_H
 #define PS_STREAM_H
@@ -19,8 +20,8 @@ struct ps_stream;
 struct ps_stream *ps_stream_open(const char *path, struct ps_error *err);
 void ps_stream_close(struct ps_stream *s);
 
-/* Whether the stream is zstd-compressed. */
-int ps_stream_is_zstd(const struct ps_stream *s);
+/* "zstd", "gzip" or "xz" when the stream is decompressed, else NULL. */
+const char *ps_stream_compression(const struct ps_stream *s);
 
 /*
  * Returns a pointer to the first @n decompressed bytes without consuming
@@ -30,7 +31,9 @@ const uint8_t *ps_stream_peek(struct ps_stream *s, size_t n, size_t *got, struct
 
 /*
  * Reads up to @n bytes.  Returns the count, 0 at the end, or -1 on error
- * (read error, corrupt or truncated zstd data) with @err filled.
+ * (read error, corrupt or truncated compressed data) with @err filled; the
+ * bytes that came before an error are returned first, the error by the
+ * next call.
  */
 long ps_stream_read(struct ps_stream *s, void *buf, size_t n, struct ps_error *err);
 

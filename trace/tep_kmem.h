@@ -101,10 +101,10 @@ static inline int ps_tep_kmem_id(const struct ps_tep_kmem *k, struct tep_record 
 	return (int)v;
 }
 
-/* PS_EV_* of a tep event id, or -1. */
+/* PS_EV_* of a tep event id, or -1 (only the kmem events are looked up: the others' ids are 0). */
 static inline int ps_tep_kmem_type(const struct ps_tep_kmem *k, int id)
 {
-	for (int t = 0; t < PS_EV_NR; t++)
+	for (int t = 0; t < PS_EV_KMEM_NR; t++)
 		if (k->f[t].id == id)
 			return t;
 	return -1;

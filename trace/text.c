@@ -30,7 +30,18 @@
 struct text_state {
 	uint64_t line;
 	int report;		/* trace-cmd report text */
+	int perf;		/* perf script text: an event line of its form was seen */
 };
+
+/* The first perf script line: the format is named after it. */
+static void text_perf_script(struct ps_reader *r, struct text_state *st)
+{
+	const char *comp = ps_stream_compression(r->stream);
+
+	st->perf = 1;
+	snprintf(r->format, sizeof(r->format), "perf script text%s%s%s", comp ? " (" : "",
+		 comp ? comp : "", comp ? ")" : "");
+}
 
 static int is_digit(char c)
 {
@@ -324,10 +335,13 @@ static int parse_fields(struct ps_reader *r, const char *p, const char *end, str
 }
 
 /*
- * Finds "-<pid> [<cpu>]" and returns the position of '[' (or NULL); sets the
- * comm and pid bounds.
+ * Finds "<comm>-<pid> [<cpu>]" (ftrace) or "<comm> <pid> [<cpu>]" and
+ * "<comm> <pid>/<tid> [<cpu>]" (perf script) and returns the position of
+ * '[' (or NULL); *comm_end is set past the comm, *pid to the task's id (the
+ * tid of a pid/tid pair), *perf when the line is perf script's.
  */
-static const char *find_cpu_bracket(const char *line, const char *end, const char **dash)
+static const char *find_cpu_bracket(const char *line, const char *end, const char **comm_end,
+				    const char **pid, int *perf)
 {
 	for (const char *b = memchr(line, '[', end - line); b; b = memchr(b + 1, '[', end - b - 1)) {
 		const char *q = b + 1, *s;
@@ -343,16 +357,56 @@ static const char *find_cpu_bracket(const char *line, const char *end, const cha
 			s--;
 		if (s == b)
 			continue;
-		/* digits of the pid, then '-' */
+		/* digits of the pid, then '-' (ftrace) or a blank (perf script) */
 		q = s;
 		while (q > line && is_digit(q[-1]))
 			q--;
-		if (q == s || q == line || q[-1] != '-')
+		if (q == s || q == line)
 			continue;
-		*dash = q - 1;
+		*pid = q;
+		if (q[-1] == '/') {
+			/* perf script -F pid,tid: "<pid>/<tid>" */
+			q--;
+			while (q > line && is_digit(q[-1]))
+				q--;
+			if (q == line || q[-1] != ' ' || !is_digit(*q))
+				continue;
+		}
+		if (q[-1] == '-' && *pid == q) {
+			*comm_end = q - 1;
+			*perf = 0;
+			return b;
+		}
+		if (q[-1] != ' ' && q[-1] != '\t')
+			continue;
+		while (q > line && (q[-1] == ' ' || q[-1] == '\t'))
+			q--;
+		if (q == line)
+			continue;
+		*comm_end = q;
+		*perf = 1;
 		return b;
 	}
 	return NULL;
+}
+
+/*
+ * perf script's callchain lines under an event: a tab (event lines start
+ * with the comm, padded with spaces), an address in hex, a blank, the symbol.
+ */
+static int is_callchain(const char *line, const char *end)
+{
+	const char *p = line;
+
+	if (p >= end || *p != '\t')
+		return 0;
+	while (p < end && (*p == '\t' || *p == ' '))
+		p++;
+	if (p >= end || !isxdigit((unsigned char)*p))
+		return 0;
+	while (p < end && isxdigit((unsigned char)*p))
+		p++;
+	return p < end && *p == ' ';
 }
 
 static int text_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *err)
@@ -361,14 +415,14 @@ static int text_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *
 	char where[32];
 
 	for (;;) {
-		const char *line, *end, *p, *b, *dash, *tok, *tend, *name;
+		const char *line, *end, *p, *b, *comm_end, *pid, *tok, *tend, *name;
 		long len;
-		int type, ok;
+		int type, ok, perf;
 
 		line = ps_stream_getline(r->stream, &len, err);
 		if (!line) {
 			if (len < 0) {
-				/* a truncated zstd stream ends the trace; the caller reports it */
+				/* a truncated compressed stream ends the trace; the caller reports it */
 				r->stats.truncated = 1;
 				snprintf(r->stats.truncated_msg, sizeof(r->stats.truncated_msg), "%s", err->msg);
 			}
@@ -390,7 +444,9 @@ static int text_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *
 		}
 		if (parse_lost(r, p))
 			continue;
-		b = find_cpu_bracket(p, end, &dash);
+		if (st->perf && is_callchain(line, end))
+			continue;
+		b = find_cpu_bracket(p, end, &comm_end, &pid, &perf);
 		if (!b) {
 			if (st->line <= 3 && (!strncmp(p, "cpus=", 5) || !strncmp(p, "version", 7))) {
 				if (!strncmp(p, "cpus=", 5))
@@ -408,10 +464,12 @@ static int text_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *
 		memset(ev, 0, sizeof(*ev));
 		ev->migratetype = PS_MT_UNKNOWN;
 		ev->alloc_migratetype = ev->fallback_migratetype = PS_MT_UNKNOWN;
-		ev->pid = (int32_t)strtol(dash + 1, NULL, 10);
+		ev->pid = (int32_t)strtol(pid, NULL, 10);
 		ev->cpu = (uint16_t)strtoul(b + 1, NULL, 10);
+		if (perf && !st->perf)
+			text_perf_script(r, st);
 		if (r->opts.flags & PS_RD_COMM) {
-			((char *)dash)[0] = 0;	/* the line buffer is ours until the next call */
+			((char *)comm_end)[0] = 0;	/* the line buffer is ours until the next call */
 			ps_event_set_comm(ev, p);
 		}
 		/* after "]": optional flags, then "<ts>:" */
@@ -441,6 +499,12 @@ static int text_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *
 		name = p;
 		while (p < end && *p != ' ' && *p != ':')
 			p++;
+		if (p + 1 < end && *p == ':' && p[1] != ' ') {
+			/* perf script: "kmem:mm_page_alloc:", the event's system first */
+			name = ++p;
+			while (p < end && *p != ' ' && *p != ':')
+				p++;
+		}
 		if (p >= end || *p != ':') {
 			/* function tracer and the like: "func <-parent" */
 			if (ps_reader_skip(r, PS_SKIP_OTHER_EVENT, where, name, end - name, err) < 0)
@@ -481,6 +545,7 @@ int ps_text_open(struct ps_reader *r, struct ps_error *err)
 {
 	struct text_state *st = calloc(1, sizeof(*st));
 	const uint8_t *head;
+	const char *comp;
 	size_t got;
 
 	if (!st)
@@ -490,7 +555,8 @@ int ps_text_open(struct ps_reader *r, struct ps_error *err)
 	head = ps_stream_peek(r->stream, 8, &got, err);
 	if (head && got >= 5 && (!memcmp(head, "cpus=", 5) || !memcmp(head, "version", 7 < got ? 7 : got)))
 		st->report = 1;
-	snprintf(r->format, sizeof(r->format), "%s%s", st->report ? "trace-cmd report text" : "ftrace text",
-		 ps_stream_is_zstd(r->stream) ? " (zstd)" : "");
+	comp = ps_stream_compression(r->stream);
+	snprintf(r->format, sizeof(r->format), "%s%s%s%s", st->report ? "trace-cmd report text" : "ftrace text",
+		 comp ? " (" : "", comp ? comp : "", comp ? ")" : "");
 	return 0;
 }

@@ -10,8 +10,9 @@
 #   stdout-has: TEXT       stdout must contain TEXT (repeatable)
 #   stderr-has: TEXT       stderr must contain TEXT (repeatable)
 #   stderr-empty: yes      nothing on stderr
-#   needs: root|tracefs|slurm|parallel|script   skip (exit 77) when missing (root and tracefs: the
-#                          live recording tests; slurm: root, Debian's slurm-wlm and munge)
+#   needs: root|tracefs|slurm|parallel|script|perf   skip (exit 77) when missing (root and
+#                          tracefs: the live recording tests; slurm: root, Debian's slurm-wlm and
+#                          munge; perf: perf can record kmem tracepoints here, root and linux-perf)
 #   file-absent: PATH      PATH must not exist afterwards (@TMP@ expanded)
 # Lines starting with '#' describe the case.
 set -u
@@ -50,6 +51,8 @@ while IFS= read -r line || [ -n "$line" ]; do
 				command -v $b >/dev/null 2>&1 || [ -x /usr/sbin/$b ] ||
 					{ echo "SKIP: no $b (apt-get install slurm-wlm munge)"; exit 77; }
 			done ;;
+		perf) perf record -q -e kmem:mm_page_alloc -o "$TMP/probe.data" -- true > /dev/null 2>&1 ||
+			{ echo "SKIP: perf cannot record kmem tracepoints here (root and linux-perf needed)"; exit 77; } ;;
 		*) echo "bad needs: ${line#needs: }"; exit 99 ;;
 		esac ;;
 	*) echo "bad case line: $line"; exit 99 ;;

@@ -223,9 +223,62 @@ static void test_task_of(void)
 	ps_reader_close(r);
 }
 
+/* perf script's default lines for tracepoints, with and without callchains */
+static void test_perf_script(void)
+{
+	const char *t =
+		"         kswapd0    75 [001]   976.343179:             kmem:mm_page_free: page=0x144e87 pfn=0x144e87 order=1\n"
+		"\tffffffff8161f78b __free_pages_ok+0x26b ([kernel.kallsyms])\n"
+		"\t           f838f __GI___libc_write+0x4f (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+		"\n"
+		"              dd 15852/15853 [000]  1190.313862:             kmem:mm_page_alloc: page=0x1930b8 pfn=0x1930b8 order=0 migratetype=0 gfp_flags=GFP_KERNEL_ACCOUNT|__GFP_ZERO|__GFP_COMP\n"
+		"     perf-exec 2 8085 [001] 1190.5: sched:sched_switch: prev_comm=perf prev_pid=8085\n"
+		" lto1-ltrans-12  8060 [000]   1191.000001: kmem:mm_page_alloc_zone_locked: page=0x1 pfn=0x100 order=0 migratetype=1 percpu_refill=1\n"
+		"\tthis is not a callchain line\n";
+	struct ps_reader *r = open_text(t, PS_KVER(6, 18, 0), PS_RD_COMM);
+	const struct ps_reader_stats *s;
+	struct ps_event ev;
+	struct ps_error err;
+
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_FREE);
+	CHECK_EQ(ev.pfn, 0x144e87);
+	CHECK_EQ(ev.order, 1);
+	CHECK_EQ(ev.cpu, 1);
+	CHECK_EQ(ev.pid, 75);
+	CHECK(ev.comm && !strcmp(ev.comm, "kswapd0"));
+	CHECK_EQ(ev.task, PS_TASK_KSWAPD);
+	CHECK_EQ(ev.ts_ns, 976343179000ull);
+	CHECK(!strcmp(ps_reader_format(r), "perf script text"));
+
+	/* a comm of hex digits ("dd") is no callchain line; pid/tid: the tid */
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_ALLOC);
+	CHECK_EQ(ev.pid, 15853);
+	CHECK(ev.comm && !strcmp(ev.comm, "dd"));
+	CHECK(ev.gfp & PS_GFP_ZERO);
+
+	/* a comm with a dash and digits, and the system:event name */
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_ZONE_LOCKED);
+	CHECK_EQ(ev.pid, 8060);
+	CHECK(ev.comm && !strcmp(ev.comm, "lto1-ltrans-12"));
+	CHECK_EQ(ev.migratetype, PS_MT_MOVABLE);
+	CHECK_EQ(ev.percpu_refill, 1);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 0);
+	s = ps_reader_stats(r);
+	CHECK_EQ(s->skipped[PS_SKIP_OTHER_EVENT], 1);	/* sched:sched_switch */
+	CHECK_EQ(s->skipped[PS_SKIP_MALFORMED], 1);	/* the last line only */
+	ps_reader_close(r);
+}
+
 int main(void)
 {
 	test_task_of();
+	test_perf_script();
 	test_kernel_trace_file();
 	test_report_and_old_kernel();
 	test_strict_and_bad_fields();

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """An independent count of a trace's kernel counters, for checking `pagesim stat`.
 
-Reads ftrace / trace-cmd report text (zstd or plain) with regular expressions and a
+Reads ftrace / trace-cmd report / perf script text (zstd or plain) with regular expressions and a
 sysroot's zoneinfo and node cpulists, and prints `name value` lines for the counters
 it computes, in sorted order: events per type, pgfree, pgalloc per zone, numa_* and
 node<N>.* (hit/miss against the allocating CPU's node, or the page's node for
@@ -59,7 +59,8 @@ def add(k, v=1):
 for n in nodes:
     for k in ("numa_hit", "numa_miss", "numa_foreign", "local_node", "other_node"):
         c[f"node{n}.{k}"] = 0
-line_re = re.compile(r"\[(\d+)\]\s+(?:\S+\s+)?[\d.]+: (mm_page_\w+):\s+(.*)$")
+# perf script: "comm pid [cpu] time:   kmem:mm_page_alloc: ...", event names right-aligned
+line_re = re.compile(r"\[(\d+)\]\s+(?:\S+\s+)?[\d.]+:\s+(?:kmem:)?(mm_page_\w+):\s+(.*)$")
 for line in data.splitlines():
     m = line_re.search(line)
     if not m:

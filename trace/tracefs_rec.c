@@ -589,7 +589,9 @@ int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, struct ps_error
 {
 	static const char *const proc[] = { "proc/zoneinfo", "proc/pagetypeinfo", "proc/buddyinfo",
 					    "proc/meminfo", "proc/sys/kernel/osrelease",
-					    "sys/devices/system/node/online", "sys/devices/system/node/possible" };
+					    "sys/devices/system/node/online", "sys/devices/system/node/possible",
+					    /* multi-generational LRU on or off: reclaim's rules differ */
+					    "sys/kernel/mm/lru_gen/enabled" };
 	static const char *const node_files[] = { "cpulist", "distance", "meminfo" };
 	struct snap_ctx ctx = { w, prefix, err };
 	int n = 0, r;

@@ -38,8 +38,8 @@ trap 'rm -rf "$tmp"' EXIT
 # stretch of the run with some of the new events, together every type the run has, no window
 # cutting a direct or node reclaim in two.  The bounds end in half a microsecond, so that the
 # text's rounded timestamps and trace-cmd split's nanoseconds put every event on the same side.
-SLICES="k61_zrm1_r3 11.5660005-11.6127925 8.8634005-8.8642005
-k612_base_r3 10.8844005-10.8857005 8.8405005-8.8415005 8.8455005-8.8470005 9.2100005-9.2160005"
+SLICES="k61_zrm1_r3 11.5660005-11.6127925 8.8634005-8.8642005 8.8675005-8.8681005
+k612_base_r3 10.8844005-10.8857005 8.8405005-8.8415005 8.8455005-8.8470005 8.8633005-8.8641005 9.2100005-9.2160005"
 
 # put $1 in place as $2 (a file or a directory), replacing what was there
 install_as() {

@@ -18,7 +18,7 @@
 static const char convert_usage[] =
 	"usage: pagesim convert -o FILE [OPTIONS] TRACE\n"
 	"\n"
-	"Writes the kmem page events of TRACE (ftrace text, trace-cmd report text or\n"
+	"Writes the page events of TRACE (ftrace text, trace-cmd report text or\n"
 	"trace.dat, zstd-compressed or not) into a pagesim file, together with the\n"
 	"machine snapshots taken before and after the run, so that the file alone\n"
 	"replays: 'pagesim stat FILE' needs no --sysroot.\n"

@@ -179,10 +179,11 @@ static void classify(struct check *c, const struct ps_kv *trace)
 	}
 }
 
-/* The rows counted from the vmscan events: who reclaimed how much, kswapd's runs. */
+/* The rows counted from the vmscan events: who reclaimed how much, kswapd's runs, failed node reclaims. */
 static int is_reclaim_counter(const char *name)
 {
-	return !strncmp(name, "pgsteal_", 8) || !strncmp(name, "pgscan_", 7) || !strcmp(name, "pageoutrun");
+	return !strncmp(name, "pgsteal_", 8) || !strncmp(name, "pgscan_", 7) || !strcmp(name, "pageoutrun") ||
+	       !strcmp(name, "zone_reclaim_failed");
 }
 
 /*

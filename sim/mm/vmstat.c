@@ -203,9 +203,13 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 		if (t) {
 			int o = t->order;
 
-			/* __node_reclaim wanted max(2^order, SWAP_CLUSTER_MAX) pages */
+			/*
+			 * node_reclaim counts a failure when __node_reclaim got
+			 * fewer than the 2^order pages asked for (it tries for
+			 * max(2^order, SWAP_CLUSTER_MAX), but succeeds with 2^order)
+			 */
 			if (ev->type == PS_EV_NODE_RECLAIM_END && o >= 0 &&
-			    ev->x.rc.nr_reclaimed < (o < 5 ? 32u : 1u << (o < 31 ? o : 31)))
+			    ev->x.rc.nr_reclaimed < 1u << (o < 31 ? o : 31))
 				c->zone_reclaim_failed++;
 			*t = c->reclaim_task[--c->nr_reclaim_task];
 		}

@@ -18,9 +18,10 @@
 static const char convert_usage[] =
 	"usage: pagesim convert -o FILE [OPTIONS] TRACE\n"
 	"\n"
-	"Writes the kmem page events of TRACE (ftrace text, trace-cmd report text, a\n"
-	"trace.dat, a perf.data or perf script text, compressed or not) into a pagesim\n"
-	"file, together with the machine snapshots taken before and after the run, so\n"
+	"Writes the page events of TRACE (the kmem page events, and the page-cache,\n"
+	"LRU and reclaim events; ftrace text, trace-cmd report text, a trace.dat, a\n"
+	"perf.data or perf script text, compressed or not) into a pagesim file,\n"
+	"together with the machine snapshots taken before and after the run, so\n"
 	"that the file alone replays: 'pagesim stat FILE' needs no --sysroot.\n"
 	"\n"
 	"options:\n"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd_record.c - pagesim record: the kmem page events of this machine, with
- * its layout and counters before and after, into one pagesim file.
+ * cmd_record.c - pagesim record: the page events of this machine (kmem, and
+ * the page-cache, LRU and reclaim events), with its layout and counters
+ * before and after, into one pagesim file.
  *
  * Recording runs in pagesim's own tracefs instance (trace/tracefs_rec.c).
  * SIGINT, SIGTERM and SIGHUP only set a flag: the loop then stops, and the
@@ -25,10 +26,12 @@
 static const char record_usage[] =
 	"usage: pagesim record -o FILE [OPTIONS] [-- COMMAND [ARGS...]]\n"
 	"\n"
-	"Records the kmem page events of this machine into a pagesim file, with the\n"
-	"machine's layout and counters before and after (zoneinfo, pagetypeinfo,\n"
-	"buddyinfo, vmstat, meminfo, /proc/sys/vm, node cpulists, distances,\n"
-	"numastat), so that 'pagesim stat FILE' and 'pagesim stat --check FILE' work\n"
+	"Records the page events of this machine into a pagesim file: the kmem page\n"
+	"allocator's, and the page-cache, LRU and reclaim events (filemap, pagemap,\n"
+	"vmscan) where the kernel has them; with the machine's layout and counters\n"
+	"before and after (zoneinfo, pagetypeinfo, buddyinfo, vmstat, meminfo,\n"
+	"/proc/sys/vm, lru_gen, node cpulists, distances, numastat, per-node vmstat),\n"
+	"so that 'pagesim stat FILE' and 'pagesim stat --check FILE' work\n"
 	"anywhere.  With COMMAND, records while it runs and stops when it exits;\n"
 	"otherwise until --duration ends or SIGINT (Ctrl-C) or SIGTERM.  Uses its own\n"
 	"tracefs instance (pagesim-<pid>), removed at the end; needs root.\n"
@@ -38,9 +41,11 @@ static const char record_usage[] =
 	"  -d, --duration SECS  stop after SECS seconds (COMMAND, if still running, gets SIGTERM)\n"
 	"  -b, --buffer-kb N    ring buffer per CPU in KiB (default: 1/64 of memory spread over the\n"
 	"                       CPUs, between 4 MiB and 128 MiB per CPU)\n"
-	"  -e, --events LIST    comma-separated kmem events (default: all six: mm_page_alloc,\n"
-	"                       mm_page_free, mm_page_free_batched, mm_page_alloc_zone_locked,\n"
-	"                       mm_page_pcpu_drain, mm_page_alloc_extfrag)\n"
+	"  -e, --events LIST    comma-separated systems (kmem, filemap, pagemap, vmscan: all of\n"
+	"                       their events pagesim reads) and events (mm_page_alloc,\n"
+	"                       vmscan:mm_vmscan_lru_isolate, ...; pagesim-record(1) lists them),\n"
+	"                       each of which must exist; default: all four systems, the events\n"
+	"                       this kernel lacks left out (the six kmem events must exist)\n"
 	"  -q, --quiet          no progress line and no summary\n"
 	"  -h, --help           this text\n"
 	"  --version            pagesim's version\n"
@@ -76,26 +81,42 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* "mm_page_alloc,kmem:mm_page_free" -> PS_EV_* bits; -1 on an unknown name. */
-static int parse_events(const char *list, unsigned int *bits, char *bad, size_t badlen)
+/*
+ * "kmem,vmscan:mm_vmscan_lru_isolate,mm_lru_insertion" -> PS_EV_* bits to
+ * record (*@bits) and the ones that must exist (*@required): a system's
+ * events are recorded where the kernel has them, unless none of them
+ * exists; an event named on its own must exist.  -1 on an unknown name.
+ */
+static int parse_events(const char *list, unsigned int *bits, unsigned int *required, char *bad, size_t badlen)
 {
 	char *copy = strdup(list), *tok, *save = NULL;
 
-	*bits = 0;
+	*bits = *required = 0;
 	if (!copy)
 		return -1;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+		unsigned int group = 0;
 		int t;
 
-		if (!strncmp(tok, "kmem:", 5))
-			tok += 5;
-		t = ps_event_type_from_name(tok, strlen(tok));
-		if (t < 0) {
+		for (t = 0; t < PS_EV_NR && !colon; t++)
+			if (!strcmp(tok, ps_event_systems[t]))
+				group |= 1u << t;
+		if (group) {
+			*bits |= group;
+			continue;
+		}
+		t = ps_event_type_from_name(colon ? colon + 1 : tok, strlen(colon ? colon + 1 : tok));
+		if (t < 0 && !strcmp(colon ? colon + 1 : tok, "mm_vmscan_writepage"))
+			t = PS_EV_WRITE_FOLIO;	/* its name before folios */
+		if (t < 0 || (colon && ((size_t)(colon - tok) != strlen(ps_event_systems[t]) ||
+					strncmp(tok, ps_event_systems[t], colon - tok)))) {
 			snprintf(bad, badlen, "%s", tok);
 			free(copy);
 			return -1;
 		}
 		*bits |= 1u << t;
+		*required |= 1u << t;
 	}
 	free(copy);
 	return *bits ? 0 : -1;
@@ -194,11 +215,9 @@ int cmd_record(int argc, char **argv)
 				return ps_usage_error("record", "--buffer-kb must be 4 to 4194304 KiB, not '%s'", optarg);
 			break;
 		case 'e':
-			if (parse_events(optarg, &ro.events, bad, sizeof(bad)) < 0)
-				return ps_usage_error("record", "--events: '%s' is not a kmem page event (%s, %s, %s, %s, %s, %s)",
-						      bad[0] ? bad : optarg, ps_event_names[0], ps_event_names[1],
-						      ps_event_names[2], ps_event_names[3], ps_event_names[4],
-						      ps_event_names[5]);
+			if (parse_events(optarg, &ro.events, &ro.required, bad, sizeof(bad)) < 0)
+				return ps_usage_error("record", "--events: '%s' is neither one of the systems kmem, filemap, pagemap, vmscan nor an event of theirs that pagesim reads (pagesim-record(1) lists them)",
+						      bad[0] ? bad : optarg);
 			break;
 		case 'q': quiet = 1; break;
 		case 'h': fputs(record_usage, stdout); return PS_EXIT_OK;
@@ -282,6 +301,14 @@ int cmd_record(int argc, char **argv)
 			ps_err(&err, "cannot run '%s': %s; nothing was written", argv[optind], strerror(e));
 			goto fail;
 		}
+	}
+	if (!quiet && ps_rec_missing(rec)) {
+		/* a system's events this kernel lacks (node reclaim without NUMA, ...) */
+		fprintf(stderr, "pagesim: this kernel has no");
+		for (int t = 0, n = 0; t < PS_EV_NR; t++)
+			if (ps_rec_missing(rec) & (1u << t))
+				fprintf(stderr, "%s %s:%s", n++ ? "," : "", ps_event_systems[t], ps_event_names[t]);
+		fprintf(stderr, ": recording without\n");
 	}
 	if (!quiet)
 		fprintf(stderr, "pagesim: recording in tracefs instance %s%s\n", ps_rec_instance(rec),

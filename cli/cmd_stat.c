@@ -18,7 +18,8 @@ static const char stat_usage[] =
 	"\n"
 	"Counts the kernel's page-allocator counters straight from a trace, with no\n"
 	"model: numa_* and pgalloc_*/pgfree as /proc/vmstat defines them, the per-node\n"
-	"numastat counters (node<N>.*), the extfrag rows, and events per type.\n"
+	"numastat counters (node<N>.*), the extfrag rows, events per type, and with the\n"
+	"page-cache, LRU or reclaim events pgsteal_*, pgscan_*, pageoutrun.\n"
 	"TRACE is ftrace text (tracefs trace or trace_pipe), trace-cmd report text, a\n"
 	"trace.dat, a perf.data, perf script text or a pagesim file; any of them may be\n"
 	"compressed with zstd, gzip or xz.\n"
@@ -30,7 +31,8 @@ static const char stat_usage[] =
 	"  --format FMT       vmstat (name value lines, default) or json (also with --check)\n"
 	"  --check            compare with the kernel's own counters: after - before, from the\n"
 	"                     sysroot (before) and --after DIR (default: the sysroot's sibling after/)\n"
-	"                     or a pagesim file's snapshots; each counter gets a status (ok,\n"
+	"                     or a pagesim file's snapshots (the reclaim rows when the trace\n"
+	"                     has vmscan events); each counter gets a status (ok,\n"
 	"                     invisible, lost, differs) and a verdict line ends the table (agrees,\n"
 	"                     incomplete, differs: pagesim-stat(1) says what each means)\n"
 	"  --after DIR        the sysroot snapshot taken when the trace ended\n"
@@ -178,6 +180,26 @@ static void classify(struct check *c, const struct ps_kv *trace)
 	}
 }
 
+/* The rows counted from the vmscan events: who reclaimed how much, kswapd's runs, failed node reclaims. */
+static int is_reclaim_counter(const char *name)
+{
+	return !strncmp(name, "pgsteal_", 8) || !strncmp(name, "pgscan_", 7) || !strcmp(name, "pageoutrun") ||
+	       !strcmp(name, "zone_reclaim_failed");
+}
+
+/*
+ * Whether the trace holds vmscan events: a trace recorded without them
+ * (--events kmem,filemap,pagemap) has reclaim rows of 0, which say nothing
+ * of the kernel's reclaim and are not compared.
+ */
+static int has_vmscan_events(const struct ps_kv *trace)
+{
+	for (int i = 0; i < trace->nr; i++)
+		if (!strncmp(trace->items[i].name, "events_mm_vmscan_", 17) && trace->items[i].value)
+			return 1;
+	return 0;
+}
+
 static int is_alloc_counter(const char *name)
 {
 	const char *dot = strchr(name, '.');
@@ -301,7 +323,7 @@ static int print_check(FILE *f, int json, const struct ps_kv *trace, const struc
 	struct ps_kv kb, ka;
 	struct ps_error err = { { 0 } };
 	struct check c = { 0 };
-	int ret = -1;
+	int ret = -1, vmscan = has_vmscan_events(trace);
 
 	ps_kv_init(&kb);
 	ps_kv_init(&ka);
@@ -319,7 +341,7 @@ static int print_check(FILE *f, int json, const struct ps_kv *trace, const struc
 		const struct ps_kv_item *b = ps_kv_get(&kb, t->name), *a = ps_kv_get(&ka, t->name);
 		struct check_row *r = &c.rows[c.nr];
 
-		if (!a || !b)
+		if (!a || !b || (!vmscan && is_reclaim_counter(t->name)))
 			continue;
 		r->name = t->name;
 		r->trace = t->value;

@@ -134,8 +134,8 @@ int ps_input_report(struct ps_input *in, int quiet, int allow_truncated)
 {
 	const struct ps_reader_stats *s = ps_reader_stats(in->reader);
 	static const char *const what[PS_SKIP_NR] = { "lines that are not event lines",
-						      "events that are not kmem page events",
-						      "kmem events with a missing or bad field" };
+						      "events that are not page events pagesim reads",
+						      "page events with a missing or bad field" };
 	uint64_t total = 0;
 
 	for (int t = 0; t < PS_EV_NR; t++)
@@ -145,7 +145,7 @@ int ps_input_report(struct ps_input *in, int quiet, int allow_truncated)
 
 	for (int i = 0; i < PS_SKIP_NR; i++)
 		if (i == PS_SKIP_OTHER_EVENT) {
-			/* the user recorded more than the kmem events: nothing wrong with that */
+			/* the user recorded more than the page events: nothing wrong with that */
 			if (s->skipped[i] && !quiet && in->verbose)
 				fprintf(stderr, "pagesim: skipped %llu %s; first: %s\n", (unsigned long long)s->skipped[i],
 					what[i], s->skip_first[i]);

@@ -23,7 +23,8 @@
 
 #define PS_PGS_MAGIC "PAGESIM\0"
 #define PS_PGS_MAGIC_LEN 8
-#define PS_PGS_VERSION 1
+#define PS_PGS_VERSION 2		/* what the writer writes */
+#define PS_PGS_VERSION_MIN 1		/* the oldest the reader reads: kmem events only */
 #define PS_PGS_HEADER_SIZE 256
 #define PS_PGS_SECTION_HEADER 16
 #define PS_PGS_FRAME_EVENTS 65536	/* events per frame (the writer's default and the reader's limit) */
@@ -50,7 +51,8 @@
 #define PS_PGS_END "END "
 
 /* control byte of an event record */
-#define PS_PGS_C_TYPE 0x07
+#define PS_PGS_C_TYPE 0x07	/* a kmem event's enum ps_event_type, or PS_PGS_C_XTYPE */
+#define PS_PGS_C_XTYPE 0x07	/* v2: a page-cache, LRU or reclaim event (trace/pgs_x.h) */
 #define PS_PGS_C_CPU 0x08	/* cpu differs from the previous event's: cpu column */
 #define PS_PGS_C_PID 0x10	/* pid differs from the last one on this cpu: pid column */
 #define PS_PGS_C_NOPFN 0x20	/* pfn is PS_PFN_NONE: nothing in the pfn column */
@@ -68,6 +70,13 @@ enum ps_pgs_col {
 	PS_PGS_COL_GFP,		/* u32 LE per mm_page_alloc (and per event with PS_PGS_C_EXT) */
 	PS_PGS_COL_XF,		/* 5 bytes per mm_page_alloc_extfrag without PS_PGS_C_EXT */
 	PS_PGS_COL_EXT,		/* 8 bytes per event with PS_PGS_C_EXT */
+	PS_PGS_V1_COLS,		/* the columns of a version-1 frame */
+	/* version 2: the page-cache, LRU and reclaim events (trace/pgs_x.h) */
+	PS_PGS_COL_XTYPE = PS_PGS_V1_COLS,	/* 1 byte per such event: its enum ps_event_type */
+	PS_PGS_COL_XPC,		/* x.pc of PC_ADD/PC_DEL: zigzag ino and index deltas, dev */
+	PS_PGS_COL_XLRU,	/* x.lru of LRU_ADD/LRU_ACTIVATE: lru byte, varint flags */
+	PS_PGS_COL_XKS,		/* x.ks of the kswapd wakes, sleeps and reclaim begins: zigzag nid, zid */
+	PS_PGS_COL_XRC,		/* x.rc of the others: four counts, zigzag nid, priority, lru, flags */
 	PS_PGS_NR_COLS
 };
 

@@ -26,6 +26,7 @@
 
 #include "lib/kver.h"
 #include "trace/pgs.h"
+#include "trace/pgs_x.h"
 #include "trace/reader-local.h"
 
 struct blob {
@@ -104,6 +105,7 @@ struct pgs_state {
 	ZSTD_DCtx *dctx;
 	uint8_t *raw;
 	size_t raw_cap;
+	int ncols;		/* columns per frame: PS_PGS_V1_COLS in a version-1 file */
 	/* cursors into the frame being read */
 	const uint8_t *col[PS_PGS_NR_COLS], *end[PS_PGS_NR_COLS];
 	uint32_t left;
@@ -111,6 +113,7 @@ struct pgs_state {
 	uint16_t prev_cpu;
 	int32_t pid[PS_PGS_MAX_CPU_STATE];
 	uint64_t pfn[PS_PGS_MAX_CPU_STATE];
+	struct ps_pgs_xpred xpred;
 	/* pid -> comm, sorted by pid; the last lookups by pid % PGS_COMM_CACHE */
 	char *comm_text;
 	struct comm_map *comms;
@@ -118,6 +121,9 @@ struct pgs_state {
 	struct comm_map comm_cache[PGS_COMM_CACHE];
 	/* events decoded ahead of the caller */
 	struct ps_event batch[PGS_BATCH];
+	/* the slots of the batch whose x a page-cache, LRU or reclaim event filled */
+	uint16_t xslot[PGS_BATCH];
+	int nxslot;
 	/* decode_fast()'s tables, by control byte and by aux byte */
 	uint64_t tally[256];
 	uint64_t type_word[256];
@@ -465,9 +471,9 @@ static int index_sections(struct ps_reader *r, struct pgs_state *st, uint64_t hs
 }
 
 /* The frame header checks of load_frame(), for the helper. */
-static int frame_sane(const struct frame *f)
+static int frame_sane(const struct frame *f, int ncols)
 {
-	return f->nr && f->nr <= PS_PGS_FRAME_EVENTS && f->raw_len >= 4 * PS_PGS_NR_COLS &&
+	return f->nr && f->nr <= PS_PGS_FRAME_EVENTS && f->raw_len >= 4u * ncols &&
 	       f->raw_len <= 64u << 20;
 }
 
@@ -495,7 +501,7 @@ static void *prefetch_main(void *arg)
 		pthread_mutex_unlock(&pf->mu);
 
 		f = &st->frames[s->frame];
-		ok = frame_sane(f);
+		ok = frame_sane(f, st->ncols);
 		if (ok && f->raw_len > s->cap) {
 			free(s->buf);
 			s->buf = malloc(f->raw_len + RAW_PAD);
@@ -614,7 +620,7 @@ static int load_frame(struct ps_reader *r, struct pgs_state *st, int i, struct p
 {
 	const struct frame *f = &st->frames[i];
 	const uint8_t *p;
-	size_t got, total = 4 * PS_PGS_NR_COLS;
+	size_t got, total = 4 * st->ncols;
 
 	if (f->nr == 0 || f->nr > PS_PGS_FRAME_EVENTS || f->raw_len < total || f->raw_len > 64u << 20)
 		return ps_err(err, "%s: byte %llu: event frame %d declares %u events in %u bytes: the file is damaged",
@@ -649,7 +655,8 @@ decompressed:
 			      ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size");
 	p = st->raw + total;
 	for (int c = 0; c < PS_PGS_NR_COLS; c++) {
-		uint32_t len = get32(st->raw + 4 * c);
+		/* a version-1 frame: no page-cache, LRU or reclaim event, its columns empty */
+		uint32_t len = c < st->ncols ? get32(st->raw + 4 * c) : 0;
 
 		if (len > st->raw + got - p)
 			return ps_err(err, "%s: byte %llu: event frame %d has a column longer than the frame: the file is damaged",
@@ -667,7 +674,20 @@ decompressed:
 	st->prev_cpu = 0;
 	memset(st->pid, 0, sizeof(st->pid));
 	memset(st->pfn, 0, sizeof(st->pfn));
+	memset(&st->xpred, 0, sizeof(st->xpred));
 	return 0;
+}
+
+/*
+ * The batch's slots that held a page-cache, LRU or reclaim event get their
+ * x zeroed again: a kmem event's is zero, and the decoders write it only
+ * for those events.
+ */
+static inline void clear_xslots(struct pgs_state *st)
+{
+	for (int i = 0; i < st->nxslot; i++)
+		memset(&st->batch[st->xslot[i]].x, 0, sizeof(st->batch[0].x));
+	st->nxslot = 0;
 }
 
 
@@ -689,13 +709,15 @@ static int decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 	unsigned int cpu = st->prev_cpu;
 	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH, i;
 
+	clear_xslots(st);
 	for (i = 0; i < n; i++) {
 		struct ps_event *e = &st->batch[i];
 		uint64_t v;
 		uint8_t c = *ctrl++;
+		int x = (c & PS_PGS_C_TYPE) == PS_PGS_C_XTYPE;
 
 		e->type = c & PS_PGS_C_TYPE;
-		if (__builtin_expect(e->type >= PS_EV_KMEM_NR, 0))
+		if (__builtin_expect(e->type >= PS_EV_KMEM_NR && !x, 0))
 			goto bad;
 		if (c & PS_PGS_C_CPU) {
 			cpuc = get_varint(cpuc, end[PS_PGS_COL_CPU], &v);
@@ -770,7 +792,12 @@ static int decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 				e->change_ownership = 0;
 			}
 		}
-		if ((c & PS_PGS_C_EXT) || e->type == PS_EV_ALLOC) {
+		if (x) {
+			if (ps_pgs_get_x(st->col, end, e, &st->xpred) < 0 || e->order > PS_EV_MAX_ORDER)
+				goto bad;
+			st->xslot[st->nxslot++] = i;
+		}
+		if ((c & PS_PGS_C_EXT) || e->type == PS_EV_ALLOC || (x && ps_pgs_x_has_gfp(e->type))) {
 			if (__builtin_expect(end[PS_PGS_COL_GFP] - gfpc < 4, 0))
 				goto bad;
 			e->gfp = get32(gfpc);
@@ -883,7 +910,9 @@ static inline const uint8_t *varint4(const uint8_t *p, uint64_t *v)
  * The batch tally of decode_fast(): per control byte, one in the 9-bit
  * field of the event's type (bits TALLY_BITS * type) and one in the field
  * after them for a failed allocation (mm_page_alloc without a pfn); nothing
- * for a type beyond PS_EV_KMEM_NR, which the fields' total then gives away.
+ * for a type beyond PS_EV_KMEM_NR: the page-cache, LRU and reclaim events
+ * (PS_PGS_C_XTYPE) are counted apart, and a type 6, which no file holds, is
+ * given away by the fields' total.
  */
 #define TALLY_BITS 9
 #define TALLY_FIELD ((1u << TALLY_BITS) - 1)
@@ -920,12 +949,14 @@ static void fast_tables(struct pgs_state *st)
 
 /*
  * Adds a batch to the reader's statistics as ps_reader_account() would one
- * event at a time: @tally from decode_fast(), @maxc the highest cpu of the
- * batch, @tsor the OR of its timestamp varints (zigzag deltas), @ts0 the
- * timestamp before it and @ts its last.
+ * event at a time: @tally from decode_fast(), @xn the count of each
+ * page-cache, LRU and reclaim event type (by type - PS_EV_KMEM_NR) when
+ * @nx of them, @maxc the highest cpu of the batch, @tsor the OR of its
+ * timestamp varints (zigzag deltas), @ts0 the timestamp before it and @ts
+ * its last.
  */
 static void account_fast(struct ps_reader *r, const struct pgs_state *st, int n, uint64_t tally,
-			 unsigned int maxc, uint64_t tsor, uint64_t ts0, uint64_t ts)
+			 const uint16_t *xn, int nx, unsigned int maxc, uint64_t tsor, uint64_t ts0, uint64_t ts)
 {
 	/* a delta of 2^55 or more, or a pfn that reads as none: one by one */
 	if (__builtin_expect(tsor >> 56, 0)) {
@@ -935,6 +966,8 @@ static void account_fast(struct ps_reader *r, const struct pgs_state *st, int n,
 	}
 	for (int t = 0; t < PS_EV_KMEM_NR; t++)
 		r->stats.events[t] += (tally >> (TALLY_BITS * t)) & TALLY_FIELD;
+	for (int t = 0; nx && t < PS_EV_NR - PS_EV_KMEM_NR; t++)
+		r->stats.events[PS_EV_KMEM_NR + t] += xn[t];
 	r->stats.alloc_failed += (tally >> TALLY_FAILED) & TALLY_FIELD;
 	if ((int)maxc > r->stats.max_cpu)
 		r->stats.max_cpu = maxc;
@@ -988,6 +1021,23 @@ static inline void put_pid_cpu_type_order(struct ps_event *e, uint64_t w)
 }
 
 /*
+ * decode_fast()'s page-cache, LRU or reclaim event @e: its type and fields
+ * from the x columns (checked as they are read), the gfp column's word in
+ * *@gm's place when its type carries one, its count in @xn.  0, or -1 on a
+ * damaged record (decode_batch() then names it).
+ */
+static inline int take_x(struct pgs_state *st, struct ps_event *e, uint32_t *gm, uint16_t *xn)
+{
+	if (ps_pgs_get_x(st->col, st->end, e, &st->xpred) < 0 || e->order > PS_EV_MAX_ORDER)
+		return -1;
+	if (ps_pgs_x_has_gfp(e->type))
+		*gm = 0xffffffffu;
+	xn[e->type - PS_EV_KMEM_NR]++;
+	st->xslot[st->nxslot++] = e - st->batch;
+	return 0;
+}
+
+/*
  * decode_batch() without its per-field end checks, and with the reader's
  * accounting of the batch: the cursors are checked once at the end of the
  * batch, and anything unusual (a damaged record, a cpu beyond the per-cpu
@@ -1012,12 +1062,14 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 	const uint8_t *auxc = st->col[PS_PGS_COL_AUX], *gfpc = st->col[PS_PGS_COL_GFP];
 	uint64_t ts = st->prev_ts, pfn, v, tally = 0, tsor = 0, total, pidcpu, pmax = 0;
 	unsigned int cpu = st->prev_cpu, maxc = cpu;
-	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH;
+	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH, nx = 0;
 	struct ps_event *e = st->batch, *stop = e + n;
+	uint16_t xn[PS_EV_NR - PS_EV_KMEM_NR] = { 0 };
 	int32_t pid;
 
 	if (cpu >= PS_PGS_MAX_CPU_STATE)
 		return -2;
+	clear_xslots(st);
 	pid = st->pid[cpu];
 	pfn = st->pfn[cpu];
 	pidcpu = pid_cpu(pid, cpu);
@@ -1087,18 +1139,27 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 			e->fallback_migratetype = (int8_t)x[6];
 			e->change_ownership = x[7];
 			st->col[PS_PGS_COL_EXT] = x + 8;
+			if (type == PS_PGS_C_XTYPE && take_x(st, e, &gm, xn) < 0)
+				return -2;
 		} else {
 			/* migratetype, percpu_refill, flags and alloc_order 0 */
 			memcpy(&e->migratetype, st->aux[*auxc++], 4);
-			if (__builtin_expect(type == PS_EV_EXTFRAG, 0)) {
+			/* extfrag, and the page-cache, LRU and reclaim events: no test of their own */
+			if (__builtin_expect(type >= PS_EV_EXTFRAG, 0)) {
 				const uint8_t *x = st->col[PS_PGS_COL_XF];
 
-				e->alloc_order = x[0];
-				e->fallback_order = x[1];
-				e->alloc_migratetype = (int8_t)x[2];
-				e->fallback_migratetype = (int8_t)x[3];
-				e->change_ownership = x[4];
-				st->col[PS_PGS_COL_XF] = x + 5;
+				if (type == PS_EV_EXTFRAG) {
+					e->alloc_order = x[0];
+					e->fallback_order = x[1];
+					e->alloc_migratetype = (int8_t)x[2];
+					e->fallback_migratetype = (int8_t)x[3];
+					e->change_ownership = x[4];
+					st->col[PS_PGS_COL_XF] = x + 5;
+				} else {
+					memcpy(&e->fallback_order, no_xf, 4);
+					if (type != PS_PGS_C_XTYPE || take_x(st, e, &gm, xn) < 0)
+						return -2;
+				}
 			} else {
 				memcpy(&e->fallback_order, no_xf, 4);
 			}
@@ -1107,7 +1168,9 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 		e->gfp = load32(gfpc) & gm;
 		gfpc += gm & 4;
 	}
-	total = 0;
+	for (int t = 0; t < PS_EV_NR - PS_EV_KMEM_NR; t++)
+		nx += xn[t];
+	total = nx;
 	for (int t = 0; t < PS_EV_KMEM_NR; t++)
 		total += (tally >> (TALLY_BITS * t)) & TALLY_FIELD;
 	if (total != (uint64_t)n || tsc > st->end[PS_PGS_COL_TS] ||
@@ -1119,7 +1182,7 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 		return -2;
 	/* a pfn that reads as none (the highest there is): the batch is accounted event by event */
 	tsor |= (uint64_t)(pmax == PS_PFN_NONE) << 63;
-	account_fast(r, st, n, tally, maxc, tsor, st->prev_ts, ts);
+	account_fast(r, st, n, tally, xn, nx, maxc, tsor, st->prev_ts, ts);
 	st->pid[cpu] = pid;
 	st->pfn[cpu] = pfn;
 	st->col[PS_PGS_COL_CTRL] = ctrl;
@@ -1300,9 +1363,10 @@ int ps_pgs_open(struct ps_reader *r, struct ps_error *err)
 		return ps_err(err, "%s: starts with PAGESIM but is not a pagesim trace file (bad magic)", r->path);
 	version = get16(h + PS_PGS_H_VERSION);
 	hsize = get16(h + PS_PGS_H_HSIZE);
-	if (version != PS_PGS_VERSION)
-		return ps_err(err, "%s: pagesim file format version %u; this pagesim (%s) reads version %d: use a newer pagesim",
-			      r->path, version, PAGESIM_VERSION, PS_PGS_VERSION);
+	if (version < PS_PGS_VERSION_MIN || version > PS_PGS_VERSION)
+		return ps_err(err, "%s: pagesim file format version %u; this pagesim (%s) reads versions %d to %d: use a newer pagesim",
+			      r->path, version, PAGESIM_VERSION, PS_PGS_VERSION_MIN, PS_PGS_VERSION);
+	st->ncols = version == 1 ? PS_PGS_V1_COLS : PS_PGS_NR_COLS;
 	if (hsize < PS_PGS_HEADER_SIZE || st->size < hsize)
 		return ps_err(err, "%s: the header is cut short (%zu of %u bytes): the file is damaged", r->path,
 			      st->size, hsize);

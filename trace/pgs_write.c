@@ -20,10 +20,12 @@
 #include <zstd.h>
 
 #include "trace/pgs.h"
+#include "trace/pgs_x.h"
 #include "trace/sysroot.h"
 
 /* worst-case bytes per event in each column */
-static const int col_max[PS_PGS_NR_COLS] = { 1, 10, 3, 5, 10, 1, 1, 4, 5, 8 };
+static const int col_max[PS_PGS_NR_COLS] = { 1, 10, 3, 5, 10, 1, 1, 4, 5, 8, PS_PGS_XMAX_TYPE, PS_PGS_XMAX_PC,
+					     PS_PGS_XMAX_LRU, PS_PGS_XMAX_KS, PS_PGS_XMAX_RC };
 
 struct comm_ent {
 	int32_t pid;
@@ -52,6 +54,7 @@ struct ps_pgs_writer {
 	int prev_cpu;
 	int32_t pid[PS_PGS_MAX_CPU_STATE];
 	uint64_t pfn[PS_PGS_MAX_CPU_STATE];
+	struct ps_pgs_xpred xpred;
 	uint64_t events, frames, bytes, event_bytes;
 	/* pid -> comm (open addressing) */
 	struct comm_ent *comms;
@@ -119,6 +122,7 @@ static void reset_state(struct ps_pgs_writer *w)
 	w->prev_cpu = 0;
 	memset(w->pid, 0, sizeof(w->pid));
 	memset(w->pfn, 0, sizeof(w->pfn));
+	memset(&w->xpred, 0, sizeof(w->xpred));
 }
 
 static int ensure_zbuf(struct ps_pgs_writer *w, size_t raw_len, struct ps_error *err)
@@ -309,12 +313,14 @@ int ps_pgs_write_event(struct ps_pgs_writer *w, const struct ps_event *ev, struc
 	int mt = ev->migratetype;
 	int default_xf = ev->alloc_order == 0 && ev->fallback_order == 0 && ev->alloc_migratetype == PS_MT_UNKNOWN &&
 			 ev->fallback_migratetype == PS_MT_UNKNOWN && ev->change_ownership == 0;
+	int kmem = ps_event_is_kmem(ev->type), gfp_col;
 
-	if (ev->type >= PS_EV_KMEM_NR)
-		return ps_err(err, "%s: event type %d is not a kmem page event", w->name, ev->type);
-	c = ev->type;
+	if (ev->type >= PS_EV_NR)
+		return ps_err(err, "%s: event type %d is not one pagesim knows", w->name, ev->type);
+	c = kmem ? ev->type : PS_PGS_C_XTYPE;
+	gfp_col = kmem ? ev->type == PS_EV_ALLOC : ps_pgs_x_has_gfp(ev->type);
 	ext = mt < -1 || mt > 14 || ev->percpu_refill > 1 || ev->flags > 7 ||
-	      (ev->type != PS_EV_EXTFRAG && !default_xf) || (ev->type != PS_EV_ALLOC && ev->gfp);
+	      (ev->type != PS_EV_EXTFRAG && !default_xf) || (!gfp_col && ev->gfp);
 	aux = (uint8_t)(mt + 1) | ev->percpu_refill << 4 | ev->flags << 5;
 	if (ext)
 		c |= PS_PGS_C_EXT;
@@ -368,10 +374,12 @@ int ps_pgs_write_event(struct ps_pgs_writer *w, const struct ps_event *ev, struc
 			w->col_len[PS_PGS_COL_XF] += 5;
 		}
 	}
-	if (ext || ev->type == PS_EV_ALLOC) {
+	if (ext || gfp_col) {
 		put32(w->col[PS_PGS_COL_GFP] + w->col_len[PS_PGS_COL_GFP], ev->gfp);
 		w->col_len[PS_PGS_COL_GFP] += 4;
 	}
+	if (!kmem)
+		ps_pgs_put_x(w->col, w->col_len, ev, &w->xpred);
 	w->events++;
 	if (++w->nr == PS_PGS_FRAME_EVENTS)
 		return ps_pgs_flush(w, err);

@@ -22,8 +22,8 @@ int ps_reader_skip(struct ps_reader *r, enum ps_skip_reason reason, const char *
 {
 	static const char *const what[PS_SKIP_NR] = {
 		[PS_SKIP_MALFORMED] = "not an ftrace event line",
-		[PS_SKIP_OTHER_EVENT] = "not a kmem page event",
-		[PS_SKIP_BAD_FIELD] = "kmem event with a missing or bad field",
+		[PS_SKIP_OTHER_EVENT] = "not a page event pagesim reads",
+		[PS_SKIP_BAD_FIELD] = "page event with a missing or bad field",
 	};
 	char *first = r->stats.skip_first[reason];
 

@@ -24,8 +24,8 @@
 
 enum ps_skip_reason {
 	PS_SKIP_MALFORMED,	/* a line that is not an ftrace event line */
-	PS_SKIP_OTHER_EVENT,	/* an event that is not one of the six kmem page events */
-	PS_SKIP_BAD_FIELD,	/* a kmem event with a missing or unparsable field */
+	PS_SKIP_OTHER_EVENT,	/* an event that is not one of lib/event.h's */
+	PS_SKIP_BAD_FIELD,	/* one of them with a missing or unparsable field */
 	PS_SKIP_NR
 };
 

@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -495,6 +496,123 @@ static int load_one(const struct ps_fsrc *src, const char *rel, int required,
 	return ret;
 }
 
+/*
+ * nodeN/vmstat: the counts reclaim depends on (ps_node_desc).  5.9+ kernels
+ * keep slab in bytes (NR_SLAB_RECLAIMABLE_B); a file that names it so is
+ * converted to pages.  Counts above 2^48 pages or below 0 are refused.
+ */
+static int parse_node_vmstat(const char *text, const char *name, int page_shift, struct ps_node_desc *d,
+			     struct ps_error *err)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+#define K(f) { #f, offsetof(struct ps_node_desc, f) }
+		K(nr_inactive_anon), K(nr_active_anon), K(nr_inactive_file), K(nr_active_file),
+		K(nr_unevictable), K(nr_file_pages), K(nr_mapped), K(nr_dirty), K(nr_writeback),
+		K(nr_shmem), K(nr_slab_reclaimable),
+#undef K
+	};
+	char buf[256], key[64];
+	const char *p = text;
+	int line = 0;
+
+	while ((p = next_line(p, buf, sizeof(buf)))) {
+		long long v;
+		int bytes = 0;
+
+		line++;
+		if (sscanf(buf, "%63s %lld", key, &v) != 2)
+			continue;	/* a blank or foreign line: the set differs by version */
+		if (!strcasecmp(key, "nr_slab_reclaimable_b")) {
+			bytes = 1;
+			key[strlen("nr_slab_reclaimable")] = 0;
+		}
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			if (strcmp(key, keys[i].key))
+				continue;
+			if (v < 0 || (!bytes && v > ZONEINFO_MAX_PAGES) || (bytes && v >> page_shift > ZONEINFO_MAX_PAGES))
+				return ps_err(err, "%s:%d: page count out of range (0 to 2^48 pages): '%s'", name, line, buf);
+			*(long *)((char *)d + keys[i].off) = bytes ? (long)(v >> page_shift) : (long)v;
+		}
+	}
+	return 0;
+}
+
+/* proc/meminfo's SwapTotal and SwapFree (kB). */
+static int parse_swap(const char *text, const char *name, struct ps_machine *m, struct ps_error *err)
+{
+	char buf[256];
+	const char *p = text;
+	int line = 0;
+
+	while ((p = next_line(p, buf, sizeof(buf)))) {
+		long long v;
+		long *dst = NULL;
+
+		line++;
+		if (sscanf(buf, "SwapTotal: %lld", &v) == 1)
+			dst = &m->swap_total_kb;
+		else if (sscanf(buf, "SwapFree: %lld", &v) == 1)
+			dst = &m->swap_free_kb;
+		if (!dst)
+			continue;
+		if (v < 0 || v > ZONEINFO_MAX_PAGES * 4)
+			return ps_err(err, "%s:%d: swap size out of range: '%s'", name, line, buf);
+		*dst = (long)v;
+	}
+	return 0;
+}
+
+/*
+ * What reclaim depends on: per node nodeN/vmstat, swap from proc/meminfo,
+ * multi-generational LRU from sys/kernel/mm/lru_gen/enabled ("0x0007"; the
+ * file exists only in kernels built with it).  Absent files leave -1.
+ */
+static int load_reclaim_facts(const struct ps_fsrc *src, struct ps_machine *m, struct ps_error *err)
+{
+	char rel[256], name[4096];
+	char *text, *end;
+	int ret = 0;
+
+	for (int node = 0; node < m->nr_nodes && node < PS_MAX_NODES && !ret; node++) {
+		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/vmstat", node);
+		text = src->read(src->ctx, rel, NULL, NULL);
+		if (!text)
+			continue;
+		snprintf(name, sizeof(name), "%s/%s", src->name, rel);
+		ret = parse_node_vmstat(text, name, m->page_shift, &m->node[node], err);
+		free(text);
+	}
+	if (ret)
+		return -1;
+	text = src->read(src->ctx, "proc/meminfo", NULL, NULL);
+	if (text) {
+		snprintf(name, sizeof(name), "%s/proc/meminfo", src->name);
+		ret = parse_swap(text, name, m, err);
+		free(text);
+		if (ret)
+			return -1;
+	}
+	text = src->read(src->ctx, "sys/kernel/mm/lru_gen/enabled", NULL, NULL);
+	if (text) {
+		long v = strtol(text, &end, 0);
+
+		while (*end == ' ' || *end == '\n')
+			end++;
+		if (end == text || *end || v < 0 || v > 0xffff) {
+			ret = ps_err(err, "%s/sys/kernel/mm/lru_gen/enabled: expected a number such as 0x0007, not '%.20s'",
+				     src->name, text);
+			free(text);
+			return ret;
+		}
+		m->lru_gen_enabled = (int)v;
+		free(text);
+	}
+	return 0;
+}
+
 int ps_sysroot_load_machine_src(const struct ps_fsrc *src, struct ps_machine *m, struct ps_error *err)
 {
 	static __thread char source[4096];
@@ -508,6 +626,8 @@ int ps_sysroot_load_machine_src(const struct ps_fsrc *src, struct ps_machine *m,
 	if (load_one(src, "proc/buddyinfo", 0, ps_parse_buddyinfo, m, err) < 0)
 		return -1;
 	if (load_nodes(src, m, err) < 0)
+		return -1;
+	if (load_reclaim_facts(src, m, err) < 0)
 		return -1;
 	text = src->read(src->ctx, "proc/sys/kernel/osrelease", NULL, NULL);
 	if (text) {

@@ -17,8 +17,9 @@
  * Fills @m from DIR: proc/zoneinfo (required: zones, pfn ranges,
  * spanned/present/managed, watermarks, pcp high/batch), proc/pagetypeinfo,
  * proc/buddyinfo, sys/devices/system/node/node*\/{cpulist,distance},
- * proc/sys/kernel/osrelease (optional).  Returns 0 or -1 with @err naming
- * the file and line.
+ * proc/sys/kernel/osrelease (optional); what reclaim depends on (optional):
+ * node*\/vmstat (m->node[]), proc/meminfo's swap, sys/kernel/mm/lru_gen/enabled.
+ * Returns 0 or -1 with @err naming the file and line.
  */
 int ps_sysroot_load_machine(const char *dir, struct ps_machine *m, struct ps_error *err);
 

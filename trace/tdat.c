@@ -75,7 +75,7 @@ struct tdat_state {
 	struct ps_tep_kmem k;		/* field handles and the gfp cache (tep_kmem.h) */
 	struct tep_record *last;	/* record of the last event returned */
 	struct ps_tdat_data *fast;	/* the data read by tdat_data.c, or NULL */
-	int need[PS_EV_KMEM_NR];		/* record size the fields of each event need */
+	int need[PS_EV_NR];		/* record size the fields of each event need */
 	int need_common;		/* ... the common fields */
 };
 
@@ -121,7 +121,7 @@ static int format_need(const struct tep_event *e, int common)
 
 static void init_need(struct tdat_state *st)
 {
-	for (int t = 0; t < PS_EV_KMEM_NR; t++) {
+	for (int t = 0; t < PS_EV_NR; t++) {
 		const struct tep_event *e = st->k.f[t].event;
 
 		if (!e)

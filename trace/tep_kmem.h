@@ -28,6 +28,9 @@ struct ps_tep_fields {
 	struct tep_event *event;
 	struct tep_format_field *pfn, *page, *order, *gfp, *mt, *percpu_refill;
 	struct tep_format_field *alloc_order, *fallback_order, *alloc_mt, *fallback_mt, *change_ownership;
+	/* the page-cache, LRU and reclaim events (ps_event_is_kmem() false) */
+	struct tep_format_field *ino, *index, *dev, *lru, *file, *flags, *nid, *zid;
+	struct tep_format_field *nr_scanned, *nr_reclaimed, *nr_taken, *nr_skipped, *priority;
 };
 
 struct ps_tep_kmem {
@@ -41,7 +44,11 @@ struct ps_tep_kmem {
 	struct trace_seq seq;
 };
 
-/* Looks up the six events and their fields in @tep; returns how many exist. */
+/*
+ * Looks up the events of lib/event.h (by ps_event_systems[] and name;
+ * vmscan:mm_vmscan_writepage, the name before folios, for
+ * mm_vmscan_write_folio) and their fields in @tep; returns how many exist.
+ */
 int ps_tep_kmem_init(struct ps_tep_kmem *k, struct tep_handle *tep);
 /* The same from @from, looked up once already (no gfp cached); returns how many exist. */
 int ps_tep_kmem_copy(struct ps_tep_kmem *k, const struct ps_tep_kmem *from);
@@ -101,10 +108,12 @@ static inline int ps_tep_kmem_id(const struct ps_tep_kmem *k, struct tep_record 
 	return (int)v;
 }
 
-/* PS_EV_* of a tep event id, or -1 (only the kmem events are looked up: the others' ids are 0). */
+/* PS_EV_* of a tep event id, or -1 (an event the formats lack has id -1). */
 static inline int ps_tep_kmem_type(const struct ps_tep_kmem *k, int id)
 {
-	for (int t = 0; t < PS_EV_KMEM_NR; t++)
+	if (id < 0)
+		return -1;
+	for (int t = 0; t < PS_EV_NR; t++)
 		if (k->f[t].id == id)
 			return t;
 	return -1;
@@ -114,7 +123,12 @@ static inline int ps_tep_kmem_type(const struct ps_tep_kmem *k, int id)
  * Fills @ev (all but comm, which is NULL) from @rec of event @type, reading
  * migratetypes in @kver's numbering.  *from_page is set when the pfn was
  * derived from a struct page address.  Returns 0, or -1 when a field is
- * missing or out of range.
+ * missing or out of range (a value that does not fit its ps_event field).
+ * The page-cache, LRU and reclaim events are read by the names of the
+ * fields each kernel gives them: mm_vmscan_lru_isolate's lru (4.11+;
+ * before, only whether it was a file list: taken as that type's inactive
+ * list) with or without isolate_mode (gone in 6.12), a folio or page
+ * pointer beside the pfn, kswapd's zid where the event has one.
  */
 int ps_tep_kmem_fill(struct ps_tep_kmem *k, int type, struct tep_record *rec, int kver,
 		     struct ps_event *ev, int *from_page);

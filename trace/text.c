@@ -335,6 +335,345 @@ static int parse_fields(struct ps_reader *r, const char *p, const char *end, str
 }
 
 /*
+ * The page-cache, LRU and reclaim events, each with its own fields (below);
+ * kept apart from the kmem events' so that their lines cost nothing more.
+ * Their print formats (include/trace/events/{filemap,pagemap,vmscan}.h):
+ *
+ *   mm_filemap_*: dev 0:3 ino fe00010 pfn=0x10787c ofs=17371136 order=0
+ *   mm_lru_insertion: folio=0x... pfn=0x109365 lru=0 flags=Ma bd
+ *   mm_vmscan_lru_isolate: [isolate_mode=2] classzone=2 order=0 nr_requested=32
+ *       nr_scanned=32 nr_skipped=0 nr_taken=32 lru=inactive_file
+ *   mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=13 ...
+ *       priority=4 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+ *
+ * dev and ino are "name value" pairs; ofs is the index in bytes (index <<
+ * PAGE_SHIFT, 12 on x86-64); mm_lru_insertion's flags are six positional
+ * characters (M, a or f, s, b, d, B, or a space each), the last field of the
+ * line; lru is a number there and a name in mm_vmscan_lru_isolate, which
+ * before 4.11 gave only file=0/1 (taken as that type's inactive list) and
+ * until 6.12 isolate_mode (ignored).  The kernel's own `trace` file hashes
+ * %p (folio=, page=): only pfn= is used where the event has one.  Fields the
+ * format does not print stay -1 (kswapd's zid) or 0.
+ */
+enum xfield_id {
+	X_PFN, X_PAGE, X_FOLIO, X_DEV, X_INO, X_OFS, X_ORDER, X_LRU, X_FLAGS, X_NID, X_ZID, X_GFP,
+	X_NR_SCANNED, X_NR_RECLAIMED, X_NR_TAKEN, X_NR_SKIPPED, X_PRIORITY, X_FILE, X_NR
+};
+
+static const struct {
+	const char *name;
+	int len;
+} xfield_names[X_NR] = {
+#define F(id, s) [id] = { s, sizeof(s) - 1 }
+	F(X_PFN, "pfn"), F(X_PAGE, "page"), F(X_FOLIO, "folio"), F(X_DEV, "dev"), F(X_INO, "ino"),
+	F(X_OFS, "ofs"), F(X_ORDER, "order"), F(X_LRU, "lru"), F(X_FLAGS, "flags"), F(X_NID, "nid"),
+	F(X_ZID, "zid"), F(X_GFP, "gfp_flags"), F(X_NR_SCANNED, "nr_scanned"),
+	F(X_NR_RECLAIMED, "nr_reclaimed"), F(X_NR_TAKEN, "nr_taken"), F(X_NR_SKIPPED, "nr_skipped"),
+	F(X_PRIORITY, "priority"), F(X_FILE, "file"),
+#undef F
+};
+
+#define XB(id) (1u << (id))
+
+/* What each event must print (a pfn may come from page=/folio= instead) */
+static const unsigned int xrequired[PS_EV_NR] = {
+	[PS_EV_PC_ADD] = XB(X_PFN) | XB(X_DEV) | XB(X_INO) | XB(X_OFS),
+	[PS_EV_PC_DEL] = XB(X_PFN) | XB(X_DEV) | XB(X_INO) | XB(X_OFS),
+	[PS_EV_LRU_ADD] = XB(X_PFN) | XB(X_LRU) | XB(X_FLAGS),
+	[PS_EV_LRU_ACTIVATE] = XB(X_PFN),
+	[PS_EV_KSWAPD_WAKE] = XB(X_NID) | XB(X_ORDER),
+	[PS_EV_KSWAPD_SLEEP] = XB(X_NID),
+	[PS_EV_WAKEUP_KSWAPD] = XB(X_NID) | XB(X_ORDER),
+	[PS_EV_DIRECT_BEGIN] = XB(X_ORDER),
+	[PS_EV_DIRECT_END] = XB(X_NR_RECLAIMED),
+	[PS_EV_NODE_RECLAIM_BEGIN] = XB(X_NID) | XB(X_ORDER),
+	[PS_EV_NODE_RECLAIM_END] = XB(X_NR_RECLAIMED),
+	[PS_EV_LRU_ISOLATE] = XB(X_NR_SCANNED) | XB(X_NR_TAKEN) | XB(X_ORDER),
+	[PS_EV_SHRINK_INACTIVE] = XB(X_NR_SCANNED) | XB(X_NR_RECLAIMED) | XB(X_PRIORITY) | XB(X_FLAGS),
+	[PS_EV_SHRINK_ACTIVE] = XB(X_NR_TAKEN) | XB(X_PRIORITY) | XB(X_FLAGS),
+	[PS_EV_WRITE_FOLIO] = XB(X_PFN) | XB(X_FLAGS),
+};
+
+static int xfield_lookup(const char *k, int len)
+{
+	for (int i = 0; i < X_NR; i++)
+		if (xfield_names[i].len == len && !memcmp(xfield_names[i].name, k, len))
+			return i;
+	return -1;
+}
+
+/* A signed decimal within lo..hi. */
+static int parse_int_range(const char *s, const char *end, long long lo, long long hi, long long *out)
+{
+	int neg = s < end && *s == '-', ok;
+	uint64_t u;
+
+	if (neg)
+		s++;
+	if (s >= end || !is_digit(*s))
+		return -1;
+	u = parse_u64(s, end, &ok);
+	if (!ok || u > (uint64_t)INT64_MAX)
+		return -1;
+	*out = neg ? -(long long)u : (long long)u;
+	return *out < lo || *out > hi ? -1 : 0;
+}
+
+/* "a|b|c" of RECLAIM_WB_* names, or RECLAIM_WB_NONE. */
+static int parse_reclaim_flags(const char *s, const char *end, uint16_t *flags)
+{
+	static const struct {
+		const char *name;
+		uint16_t bit;
+	} names[] = {
+		{ "ANON", PS_RECLAIM_WB_ANON }, { "FILE", PS_RECLAIM_WB_FILE }, { "MIXED", PS_RECLAIM_WB_MIXED },
+		{ "SYNC", PS_RECLAIM_WB_SYNC }, { "ASYNC", PS_RECLAIM_WB_ASYNC }, { "NONE", 0 },
+	};
+
+	*flags = 0;
+	while (s < end) {
+		const char *bar = memchr(s, '|', end - s), *e = bar ? bar : end;
+		size_t i;
+
+		if (e - s < 11 || memcmp(s, "RECLAIM_WB_", 11))
+			return -1;
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if ((size_t)(e - s - 11) == strlen(names[i].name) && !memcmp(s + 11, names[i].name, e - s - 11))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			return -1;
+		*flags |= names[i].bit;
+		s = bar ? bar + 1 : end;
+	}
+	return 0;
+}
+
+/* mm_lru_insertion's six flag characters from @s (fewer when the line ends first: spaces). */
+static int parse_pagemap_flags(const char *s, const char *end, uint16_t *flags)
+{
+	static const struct {
+		char c;
+		uint16_t bit;
+	} pos[6] = {
+		{ 'M', PS_PAGEMAP_MAPPED }, { 'a', PS_PAGEMAP_ANONYMOUS }, { 's', PS_PAGEMAP_SWAPCACHE },
+		{ 'b', PS_PAGEMAP_SWAPBACKED }, { 'd', PS_PAGEMAP_MAPPEDDISK }, { 'B', PS_PAGEMAP_BUFFERS },
+	};
+
+	*flags = 0;
+	for (int i = 0; i < 6; i++) {
+		char c = s + i < end ? s[i] : ' ';
+
+		if (c == pos[i].c)
+			*flags |= pos[i].bit;
+		else if (i == 1 && c == 'f')
+			*flags |= PS_PAGEMAP_FILE;
+		else if (c != ' ')
+			return -1;
+	}
+	return 0;
+}
+
+static int lru_from_name(const char *s, const char *end)
+{
+	static const char *const names[PS_NR_LRU] = { "inactive_anon", "active_anon", "inactive_file", "active_file",
+						      "unevictable" };
+
+	for (int i = 0; i < PS_NR_LRU; i++)
+		if ((size_t)(end - s) == strlen(names[i]) && !memcmp(s, names[i], end - s))
+			return i;
+	return -1;
+}
+
+/* The fields of a page-cache, LRU or reclaim event into @ev.  Returns 0 or -1 (bad field). */
+static int parse_x_fields(struct ps_reader *r, const char *p, const char *end, struct ps_event *ev)
+{
+	unsigned int seen = 0;
+	uint64_t page = 0, ofs = 0;
+	int page_null = 0, ok, type = ev->type;
+	long long v;
+
+	ev->pfn = PS_PFN_NONE;
+	switch (type) {
+	case PS_EV_KSWAPD_WAKE:
+	case PS_EV_KSWAPD_SLEEP:
+	case PS_EV_WAKEUP_KSWAPD:
+	case PS_EV_NODE_RECLAIM_BEGIN:
+		ev->x.ks.nid = ev->x.ks.zid = -1;
+		break;
+	case PS_EV_DIRECT_END:
+	case PS_EV_NODE_RECLAIM_END:
+	case PS_EV_LRU_ISOLATE:
+	case PS_EV_SHRINK_INACTIVE:
+	case PS_EV_SHRINK_ACTIVE:
+	case PS_EV_WRITE_FOLIO:
+		ev->x.rc.nid = -1;
+		break;
+	}
+	while (p < end) {
+		const char *k, *kend, *val, *vend;
+		int id;
+
+		while (p < end && *p == ' ')
+			p++;
+		if (p >= end)
+			break;
+		k = p;
+		while (p < end && *p != ' ' && *p != '=')
+			p++;
+		kend = p;
+		if (p < end && *p == '=') {
+			val = p + 1;
+		} else {
+			/* "dev 0:3", "ino fe00010": a name, a space, the value */
+			if (!((kend - k == 3 && !memcmp(k, "dev", 3)) || (kend - k == 3 && !memcmp(k, "ino", 3))))
+				return -1;
+			val = p;
+			while (val < end && *val == ' ')
+				val++;
+		}
+		vend = val;
+		while (vend < end && *vend != ' ')
+			vend++;
+		p = vend;
+		id = xfield_lookup(k, kend - k);
+		if (id < 0)
+			continue;	/* classzone=, nr_requested=, nr_dirty=, isolate_mode=, ... */
+		if (id == X_FLAGS && type == PS_EV_LRU_ADD) {
+			/* positional, spaces included: always the line's last field */
+			if (parse_pagemap_flags(val, end, &ev->x.lru.flags) < 0)
+				return -1;
+			p = val + 6 < end ? val + 6 : end;
+			seen |= XB(id);
+			continue;
+		}
+		seen |= XB(id);
+		switch (id) {
+		case X_PFN:
+			ev->pfn = parse_u64(val, vend, &ok);
+			if (!ok || ev->pfn == PS_PFN_NONE)
+				return -1;
+			break;
+		case X_PAGE:
+		case X_FOLIO:
+			page = parse_ptr(val, vend, &ok, &page_null);
+			if (!ok)
+				return -1;
+			break;
+		case X_DEV: {
+			const char *colon = memchr(val, ':', vend - val);
+			long long maj, min;
+
+			if (!colon || parse_int_range(val, colon, 0, 4095, &maj) < 0 ||
+			    parse_int_range(colon + 1, vend, 0, (1 << 20) - 1, &min) < 0)
+				return -1;
+			ev->x.pc.dev = (uint32_t)(maj << 20 | min);
+			break;
+		}
+		case X_INO: {
+			uint64_t x = 0;
+
+			/* %lx, without 0x */
+			if (val >= vend || vend - val > 16)
+				return -1;
+			for (const char *q = val; q < vend; q++) {
+				int d = is_digit(*q) ? *q - '0' : *q >= 'a' && *q <= 'f' ? *q - 'a' + 10 : -1;
+
+				if (d < 0)
+					return -1;
+				x = x << 4 | (uint64_t)d;
+			}
+			ev->x.pc.ino = x;
+			break;
+		}
+		case X_OFS:
+			ofs = parse_u64(val, vend, &ok);
+			if (!ok || ofs == PS_PFN_NONE || (ofs & 4095))
+				return -1;
+			ev->x.pc.index = ofs >> 12;
+			break;
+		case X_ORDER:
+			if (parse_int_range(val, vend, 0, PS_EV_MAX_ORDER, &v) < 0)
+				return -1;
+			ev->order = (uint8_t)v;
+			break;
+		case X_LRU:
+			if (type == PS_EV_LRU_ADD) {
+				if (parse_int_range(val, vend, 0, PS_NR_LRU - 1, &v) < 0)
+					return -1;
+				ev->x.lru.lru = (uint8_t)v;
+			} else if (type == PS_EV_LRU_ISOLATE) {
+				int l = lru_from_name(val, vend);
+
+				if (l < 0 && parse_int_range(val, vend, 0, PS_NR_LRU - 1, &v) == 0)
+					l = (int)v;
+				if (l < 0)
+					return -1;
+				ev->x.rc.lru = (uint8_t)l;
+			}
+			break;
+		case X_FILE:
+			if (type == PS_EV_LRU_ISOLATE) {
+				if (parse_int_range(val, vend, 0, 1, &v) < 0)
+					return -1;
+				ev->x.rc.lru = v ? PS_LRU_INACTIVE_FILE : PS_LRU_INACTIVE_ANON;
+			}
+			break;
+		case X_FLAGS:
+			if (parse_reclaim_flags(val, vend, &ev->x.rc.flags) < 0)
+				return -1;
+			break;
+		case X_GFP:
+			ev->gfp = ps_gfp_parse(val, vend - val);
+			break;
+		case X_NID:
+		case X_ZID:
+			if (parse_int_range(val, vend, -1, INT16_MAX, &v) < 0)
+				return -1;
+			if (type == PS_EV_KSWAPD_WAKE || type == PS_EV_KSWAPD_SLEEP || type == PS_EV_WAKEUP_KSWAPD ||
+			    type == PS_EV_NODE_RECLAIM_BEGIN) {
+				if (id == X_NID)
+					ev->x.ks.nid = (int16_t)v;
+				else
+					ev->x.ks.zid = (int16_t)v;
+			} else if (id == X_NID && (type == PS_EV_SHRINK_INACTIVE || type == PS_EV_SHRINK_ACTIVE)) {
+				ev->x.rc.nid = (int16_t)v;
+			}
+			break;
+		case X_PRIORITY:
+			if (parse_int_range(val, vend, INT8_MIN, INT8_MAX, &v) < 0)
+				return -1;
+			ev->x.rc.priority = (int8_t)v;
+			break;
+		default:	/* the counts */
+			if (parse_int_range(val, vend, 0, UINT32_MAX, &v) < 0)
+				return -1;
+			if (id == X_NR_SCANNED)
+				ev->x.rc.nr_scanned = (uint32_t)v;
+			else if (id == X_NR_RECLAIMED)
+				ev->x.rc.nr_reclaimed = (uint32_t)v;
+			else if (id == X_NR_TAKEN)
+				ev->x.rc.nr_taken = (uint32_t)v;
+			else
+				ev->x.rc.nr_skipped = (uint32_t)v;
+			break;
+		}
+	}
+	/* a pfn from the folio's (page's) address when pfn= is not printed */
+	if (!(seen & XB(X_PFN)) && (seen & (XB(X_PAGE) | XB(X_FOLIO))) && (xrequired[type] & XB(X_PFN))) {
+		if (page_null || (ev->pfn = ps_pfn_from_page_addr(page)) == PS_PFN_NONE)
+			return -1;
+		r->stats.pfn_from_page++;
+		seen |= XB(X_PFN);
+	}
+	if (type == PS_EV_LRU_ISOLATE && !(seen & (XB(X_LRU) | XB(X_FILE))))
+		return -1;
+	if ((seen & xrequired[type]) != xrequired[type])
+		return -1;
+	/* the fields of events that do not carry them (an lru= on another event) are not kept */
+	return 0;
+}
+
+/*
  * Finds "<comm>-<pid> [<cpu>]" (ftrace) or "<comm> <pid> [<cpu>]" and
  * "<comm> <pid>/<tid> [<cpu>]" (perf script) and returns the position of
  * '[' (or NULL); *comm_end is set past the comm, *pid to the task's id (the
@@ -512,13 +851,15 @@ static int text_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *
 			continue;
 		}
 		type = ps_event_type_from_name(name, p - name);
+		if (type < 0 && p - name == 19 && !memcmp(name, "mm_vmscan_writepage", 19))
+			type = PS_EV_WRITE_FOLIO;	/* its name before folios */
 		if (type < 0) {
 			if (ps_reader_skip(r, PS_SKIP_OTHER_EVENT, where, name, end - name, err) < 0)
 				return -1;
 			continue;
 		}
 		ev->type = type;
-		ok = parse_fields(r, p + 1, end, ev) == 0;
+		ok = (ps_event_is_kmem(type) ? parse_fields(r, p + 1, end, ev) : parse_x_fields(r, p + 1, end, ev)) == 0;
 		if (!ok) {
 			if (ps_reader_skip(r, PS_SKIP_BAD_FIELD, where, name, end - name, err) < 0)
 				return -1;

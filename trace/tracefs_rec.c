@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * tracefs_rec.c - live recording of the kmem page events (tracefs_rec.h).
+ * tracefs_rec.c - live recording of the page events (tracefs_rec.h).
  *
  * The instance uses the "mono" trace clock, so that its timestamps compare
  * with clock_gettime(CLOCK_MONOTONIC): an event stamped before a drain
@@ -41,6 +41,7 @@ struct ps_rec {
 	char name[64];
 	unsigned int events;		/* enabled PS_EV_* bits */
 	unsigned int enabled;		/* ... that were switched on (to undo) */
+	unsigned int missing;		/* asked for, not on this kernel */
 	struct tep_handle *tep;
 	struct ps_tep_kmem k;
 	int have_k;
@@ -87,6 +88,24 @@ static int push(struct cpu_queue *q, const struct ps_event *ev)
 const char *ps_rec_instance(const struct ps_rec *r)
 {
 	return r->name;
+}
+
+unsigned int ps_rec_missing(const struct ps_rec *r)
+{
+	return r->missing;
+}
+
+/* The event's system and name on this kernel (mm_vmscan_writepage before folios). */
+static const char *event_name(const struct ps_rec *r, int t)
+{
+	return r->k.f[t].event ? r->k.f[t].event->name : ps_event_names[t];
+}
+
+/* Switches event @t of the instance on or off. */
+static int event_enable(struct ps_rec *r, int t, int on)
+{
+	return on ? tracefs_event_enable(r->inst, ps_event_systems[t], event_name(r, t)) :
+		    tracefs_event_disable(r->inst, ps_event_systems[t], event_name(r, t));
 }
 
 int ps_rec_check(struct ps_error *err)
@@ -136,7 +155,8 @@ static void remove_stale_instances(void)
 
 struct ps_rec *ps_rec_start(const struct ps_rec_opts *o, struct ps_error *err)
 {
-	static const char *const systems[] = { "kmem", NULL };
+	static const char *const systems[] = { "kmem", "filemap", "pagemap", "vmscan", NULL };
+	unsigned int required = o->events ? o->required : PS_REC_KMEM_EVENTS;
 	struct ps_rec *r;
 	char release[128] = "";
 	char *rel;
@@ -148,7 +168,7 @@ struct ps_rec *ps_rec_start(const struct ps_rec_opts *o, struct ps_error *err)
 		ps_err(err, "out of memory");
 		return NULL;
 	}
-	r->events = o->events ? o->events : (1u << PS_EV_KMEM_NR) - 1;
+	r->events = o->events ? o->events : PS_REC_ALL_EVENTS;
 	rel = ps_read_file("/proc/sys/kernel/osrelease", NULL, NULL);
 	if (rel) {
 		snprintf(release, sizeof(release), "%s", rel);
@@ -158,18 +178,27 @@ struct ps_rec *ps_rec_start(const struct ps_rec_opts *o, struct ps_error *err)
 	r->kver = ps_kver_parse(release);
 	r->tep = tracefs_local_events_system(NULL, systems);
 	if (!r->tep) {
-		ps_err(err, "cannot read the kmem event formats from tracefs (%s/events/kmem): %s",
+		ps_err(err, "cannot read the event formats from tracefs (%s/events/kmem, ...): %s",
 		       tracefs_tracing_dir(), strerror(errno));
 		goto fail;
 	}
 	ps_tep_kmem_init(&r->k, r->tep);
 	r->have_k = 1;
-	for (int t = 0; t < PS_EV_KMEM_NR; t++)
-		if ((r->events & (1u << t)) && r->k.f[t].id < 0) {
-			ps_err(err, "the event kmem:%s does not exist on this kernel (%s): leave it out with --events",
-			       ps_event_names[t], release[0] ? release : "unknown release");
+	for (int t = 0; t < PS_EV_NR; t++) {
+		if (!(r->events & (1u << t)) || r->k.f[t].id >= 0)
+			continue;
+		if (required & (1u << t)) {
+			ps_err(err, "the event %s:%s does not exist on this kernel (%s): leave it out with --events",
+			       ps_event_systems[t], ps_event_names[t], release[0] ? release : "unknown release");
 			goto fail;
 		}
+		r->missing |= 1u << t;
+		r->events &= ~(1u << t);
+	}
+	if (!r->events) {
+		ps_err(err, "none of the events asked for exists on this kernel (%s)", release[0] ? release : "unknown release");
+		goto fail;
+	}
 	r->nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	if (r->nr_cpus <= 0 || r->nr_cpus > PS_READER_MAX_CPUS) {
 		ps_err(err, "cannot tell how many CPUs this machine has (%d)", r->nr_cpus);
@@ -220,11 +249,12 @@ struct ps_rec *ps_rec_start(const struct ps_rec_opts *o, struct ps_error *err)
 		ps_err(err, "out of memory");
 		goto fail;
 	}
-	for (int t = 0; t < PS_EV_KMEM_NR; t++) {
+	for (int t = 0; t < PS_EV_NR; t++) {
 		if (!(r->events & (1u << t)))
 			continue;
-		if (tracefs_event_enable(r->inst, "kmem", ps_event_names[t]) < 0) {
-			ps_err(err, "cannot enable kmem:%s in %s: %s", ps_event_names[t], r->name, strerror(errno));
+		if (event_enable(r, t, 1) < 0) {
+			ps_err(err, "cannot enable %s:%s in %s: %s", ps_event_systems[t], event_name(r, t), r->name,
+			       strerror(errno));
 			goto fail;
 		}
 		r->enabled |= 1u << t;
@@ -245,9 +275,9 @@ int ps_rec_on(struct ps_rec *r, struct ps_error *err)
 void ps_rec_off(struct ps_rec *r)
 {
 	tracefs_trace_off(r->inst);
-	for (int t = 0; t < PS_EV_KMEM_NR; t++)
+	for (int t = 0; t < PS_EV_NR; t++)
 		if (r->enabled & (1u << t))
-			tracefs_event_disable(r->inst, "kmem", ps_event_names[t]);
+			event_enable(r, t, 0);
 	r->enabled = 0;
 }
 
@@ -255,16 +285,16 @@ int ps_rec_write_formats(struct ps_rec *r, struct ps_pgs_writer *w, struct ps_er
 {
 	char name[128];
 
-	for (int t = 0; t < PS_EV_KMEM_NR; t++) {
+	for (int t = 0; t < PS_EV_NR; t++) {
 		int size = 0;
 		char *text;
 
 		if (!(r->events & (1u << t)))
 			continue;
-		text = tracefs_event_file_read(NULL, "kmem", ps_event_names[t], "format", &size);
+		text = tracefs_event_file_read(NULL, ps_event_systems[t], event_name(r, t), "format", &size);
 		if (!text)
 			continue;
-		snprintf(name, sizeof(name), "format/kmem/%s", ps_event_names[t]);
+		snprintf(name, sizeof(name), "format/%s/%s", ps_event_systems[t], event_name(r, t));
 		if (ps_pgs_write_blob(w, name, text, size, err) < 0) {
 			free(text);
 			return -1;
@@ -437,9 +467,9 @@ void ps_rec_destroy(struct ps_rec *r)
 		return;
 	if (r->inst) {
 		tracefs_trace_off(r->inst);
-		for (int t = 0; t < PS_EV_KMEM_NR; t++)
+		for (int t = 0; t < PS_EV_NR; t++)
 			if (r->enabled & (1u << t))
-				tracefs_event_disable(r->inst, "kmem", ps_event_names[t]);
+				event_enable(r, t, 0);
 	}
 	for (int c = 0; r->tcpu && c < r->nr_cpus; c++)
 		if (r->tcpu[c])
@@ -589,7 +619,9 @@ int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, struct ps_error
 {
 	static const char *const proc[] = { "proc/zoneinfo", "proc/pagetypeinfo", "proc/buddyinfo",
 					    "proc/meminfo", "proc/sys/kernel/osrelease",
-					    "sys/devices/system/node/online", "sys/devices/system/node/possible" };
+					    "sys/devices/system/node/online", "sys/devices/system/node/possible",
+					    /* multi-generational LRU on or off: reclaim's rules differ */
+					    "sys/kernel/mm/lru_gen/enabled" };
 	static const char *const node_files[] = { "cpulist", "distance", "meminfo" };
 	struct snap_ctx ctx = { w, prefix, err };
 	int n = 0, r;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tracefs_rec.h - live recording of the kmem page events through tracefs:
+ * tracefs_rec.h - live recording of the page events of lib/event.h (kmem,
+ * and filemap, pagemap and vmscan's page-cache, LRU and reclaim events) through tracefs:
  * pagesim's own instance ("pagesim-<pid>"), never the top-level buffer;
  * per-CPU raw ring-buffer reads (libtracefs) decoded with libtraceevent
  * (tep_kmem.h); the per-CPU streams merged in time order into a pagesim
@@ -20,9 +21,18 @@
 #include "trace/pgs.h"
 
 struct ps_rec_opts {
-	unsigned int events;	/* bit per PS_EV_*; 0 for all six */
+	/*
+	 * Bit per PS_EV_* to record, of which those in @required must exist
+	 * on this kernel (the others are left out when it lacks them); 0:
+	 * every event, the six kmem events required.
+	 */
+	unsigned int events, required;
 	int buffer_kb;		/* per-CPU ring buffer size, 0 for the kernel's default */
 };
+
+/* The bit of every PS_EV_* and of the six kmem events. */
+#define PS_REC_ALL_EVENTS ((1u << PS_EV_NR) - 1)
+#define PS_REC_KMEM_EVENTS ((1u << PS_EV_KMEM_NR) - 1)
 
 struct ps_rec_progress {
 	uint64_t events;	/* events read */
@@ -36,11 +46,14 @@ struct ps_rec;
 int ps_rec_check(struct ps_error *err);
 
 /*
- * Checks the preconditions (as ps_rec_check(), and that the events exist
- * on this kernel), creates the instance, sizes its ring buffer and enables
- * the events, with tracing still off.  Returns NULL with @err filled.
+ * Checks the preconditions (as ps_rec_check(), and that the required events
+ * exist on this kernel), creates the instance, sizes its ring buffer and
+ * enables the events, with tracing still off.  Returns NULL with @err filled.
  */
 struct ps_rec *ps_rec_start(const struct ps_rec_opts *o, struct ps_error *err);
+
+/* The events asked for that this kernel does not have (PS_EV_* bits), left out. */
+unsigned int ps_rec_missing(const struct ps_rec *r);
 
 /*
  * Tracing on and off.  Apart from ps_rec_start() so that the ring buffer's
@@ -53,7 +66,7 @@ void ps_rec_off(struct ps_rec *r);
 /* The instance's name ("pagesim-1234"). */
 const char *ps_rec_instance(const struct ps_rec *r);
 
-/* The format files of the enabled events, stored as "format/kmem/<event>". */
+/* The format files of the enabled events, stored as "format/<system>/<event>". */
 int ps_rec_write_formats(struct ps_rec *r, struct ps_pgs_writer *w, struct ps_error *err);
 
 /*

@@ -61,6 +61,12 @@ enum ps_numa_stat_rule {
 	PS_NUMA_STAT_LOCAL_BUG,		/* 4.7-4.9 */
 };
 
+/* A task inside a direct or node reclaim, from its begin event to its end (trace). */
+struct ps_reclaim_task {
+	int32_t pid;
+	int16_t order;		/* the node reclaim's order; -1 for direct reclaim */
+};
+
 struct ps_counters {
 	const struct ps_machine *m;
 	int pageblock_order;
@@ -83,13 +89,17 @@ struct ps_counters {
 	 * kswapd and by everyone else (direct and node reclaim), balance_pgdat
 	 * runs (pageoutrun: one per mm_vmscan_kswapd_wake), and node reclaims
 	 * run (no kernel counter: zone_reclaim_failed counts refusals).  From a
-	 * trace: mm_vmscan_lru_shrink_inactive's nr_reclaimed and nr_scanned,
-	 * by kswapd outside a direct or node reclaim window of its CPU.
+	 * trace: mm_vmscan_lru_shrink_inactive's nr_reclaimed and (classic
+	 * LRU) nr_scanned, or with the multi-generational LRU on (the
+	 * machine's lru_gen_enabled) mm_vmscan_lru_isolate's nr_taken, which
+	 * is what scan_folios() counts; kswapd's as current_is_kswapd() tells
+	 * it: by the task's name when the reader gives it, else every task
+	 * outside a direct or node reclaim (begin to end, by pid).
 	 */
 	uint64_t pgsteal_kswapd, pgsteal_direct, pgscan_kswapd, pgscan_direct;
 	uint64_t pageoutrun, node_reclaim_calls, zone_reclaim_failed;
-	uint8_t in_reclaim[PS_MAX_CPUS];	/* trace: a direct or node reclaim window open on the CPU */
-	int16_t reclaim_order[PS_MAX_CPUS];	/* trace: the order of the node reclaim open there, -1 none */
+	struct ps_reclaim_task reclaim_task[PS_MAX_CPUS];	/* trace: the tasks inside a direct or node reclaim */
+	int nr_reclaim_task;
 	int have_reclaim;		/* the reclaim rows are printed: the trace or the model has them */
 	int have_reclaim_events;	/* the trace has page-cache, LRU or reclaim events: their events_ rows */
 };

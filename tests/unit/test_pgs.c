@@ -2,7 +2,8 @@
 /*
  * test_pgs.c - pagesim files: every field of every event type round-trips
  * (edge values: no pfn, huge pfns, time going backwards, cpus past the
- * predictor state, odd migratetypes and flags), across several frames;
+ * predictor state, odd migratetypes and flags; the page-cache, LRU and
+ * reclaim events' own fields at their limits), across several frames;
  * snapshots and header values come back; a file cut anywhere reads up to
  * its last whole frame and says it was cut; ps_reader_next_batch() gives
  * the same events, statistics and errors as ps_reader_next(), also on a
@@ -44,7 +45,7 @@ static void plain(struct ps_event *e, int type, uint64_t ts, int cpu, int pid, u
 	e->alloc_migratetype = e->fallback_migratetype = PS_MT_UNKNOWN;
 }
 
-static int nr_events;
+static int nr_events, nr_edge;	/* events, and how many of them come first with edge values */
 static struct ps_event *events;
 
 static void add(const struct ps_event *e)
@@ -104,10 +105,60 @@ static void make_events(void)
 	e.alloc_order = 4;
 	e.gfp = 17;
 	add(&e);
+	/* the page-cache, LRU and reclaim events: their fields at their limits */
+	plain(&e, PS_EV_PC_ADD, 14, 0, 5, 0x100000);
+	e.x.pc.ino = UINT64_MAX;
+	e.x.pc.index = UINT64_MAX;
+	e.x.pc.dev = UINT32_MAX;
+	e.order = 10;
+	add(&e);
+	plain(&e, PS_EV_PC_DEL, 15, 0, 5, 0x100001);	/* the predictors wrap back to 0 */
+	add(&e);
+	plain(&e, PS_EV_LRU_ADD, 16, 1, 5, PS_PFN_NONE - 1);
+	e.x.lru.lru = PS_LRU_UNEVICTABLE;
+	e.x.lru.flags = 0xffff;
+	add(&e);
+	plain(&e, PS_EV_LRU_ACTIVATE, 17, 1, 5, 7);
+	e.x.lru.lru = 1;	/* not one of its fields, but its member's: kept */
+	e.x.lru.flags = 3;
+	add(&e);
+	plain(&e, PS_EV_KSWAPD_WAKE, 18, 1024, 5, PS_PFN_NONE);
+	e.x.ks.nid = INT16_MIN;
+	e.x.ks.zid = INT16_MAX;
+	add(&e);
+	plain(&e, PS_EV_WAKEUP_KSWAPD, 19, 3, 5, PS_PFN_NONE);
+	e.x.ks.nid = -1;
+	e.x.ks.zid = -1;
+	e.gfp = 0xffffffffu;
+	e.order = 9;
+	add(&e);
+	plain(&e, PS_EV_DIRECT_BEGIN, 19, 3, 5, PS_PFN_NONE);
+	e.gfp = PS_GFP_FS | PS_GFP_IO;
+	add(&e);
+	plain(&e, PS_EV_SHRINK_INACTIVE, 20, 3, 5, PS_PFN_NONE);
+	e.x.rc.nr_scanned = e.x.rc.nr_reclaimed = e.x.rc.nr_taken = e.x.rc.nr_skipped = UINT32_MAX;
+	e.x.rc.nid = INT16_MIN;
+	e.x.rc.priority = -128;
+	e.x.rc.lru = PS_LRU_UNEVICTABLE;
+	e.x.rc.flags = 0xffff;
+	add(&e);
+	plain(&e, PS_EV_WRITE_FOLIO, 21, 3, 5, 0x100000);	/* kmem fields and gfp on it: the extended form */
+	e.x.rc.flags = PS_RECLAIM_WB_FILE | PS_RECLAIM_WB_ASYNC;
+	e.migratetype = PS_MT_MOVABLE;
+	e.gfp = 5;
+	e.alloc_order = 3;
+	add(&e);
+	plain(&e, PS_EV_NODE_RECLAIM_END, 22, 3, 5, PS_PFN_NONE);
+	e.x.rc.nr_reclaimed = 32;
+	e.x.rc.nid = -1;
+	e.flags = 0x80;
+	add(&e);
+	nr_edge = nr_events;
 	/* a realistic-looking mix, time sometimes going backwards across CPUs */
 	for (int i = 0; i < NR_RANDOM; i++) {
 		uint64_t x = rnd();
-		int type = x % PS_EV_KMEM_NR;
+		/* one in three a page-cache, LRU or reclaim event */
+		int type = (x >> 52) % 3 ? (int)(x % PS_EV_KMEM_NR) : PS_EV_KMEM_NR + (int)(x % (PS_EV_NR - PS_EV_KMEM_NR));
 
 		ts += (x >> 8) % 5000;
 		/* cpus 0-2 and 300 (a two-byte varint, within the per-cpu state) */
@@ -133,6 +184,48 @@ static void make_events(void)
 			e.fallback_migratetype = (x >> 48) % 3;
 			e.change_ownership = (x >> 50) & 1;
 		}
+		if (!ps_event_is_kmem(type)) {
+			uint64_t y = rnd();
+
+			e.order = y % 3 ? 0 : y % 11;
+			if (type > PS_EV_LRU_ACTIVATE && type != PS_EV_WRITE_FOLIO)
+				e.pfn = PS_PFN_NONE;
+			switch (type) {
+			case PS_EV_PC_ADD:
+			case PS_EV_PC_DEL:
+				e.x.pc.ino = 0xfe00010 + (y >> 8) % 3;
+				e.x.pc.index = (y >> 12) % 100000;
+				e.x.pc.dev = 3;
+				break;
+			case PS_EV_LRU_ADD:
+				e.x.lru.lru = (y >> 8) % PS_NR_LRU;
+				e.x.lru.flags = (y >> 12) & 0x7f;
+				break;
+			case PS_EV_LRU_ACTIVATE:
+				break;
+			case PS_EV_KSWAPD_WAKE:
+			case PS_EV_KSWAPD_SLEEP:
+			case PS_EV_WAKEUP_KSWAPD:
+			case PS_EV_NODE_RECLAIM_BEGIN:
+				e.x.ks.nid = (y >> 8) % 4;
+				e.x.ks.zid = type == PS_EV_KSWAPD_SLEEP ? -1 : (int)((y >> 12) % 4);
+				/* fall through */
+			case PS_EV_DIRECT_BEGIN:
+				if (type != PS_EV_KSWAPD_WAKE && type != PS_EV_KSWAPD_SLEEP)
+					e.gfp = (uint32_t)(y >> 16) & 0xfffff;
+				break;
+			default:
+				e.x.rc.nr_scanned = (y >> 8) % 64;
+				e.x.rc.nr_reclaimed = (y >> 14) % 64;
+				e.x.rc.nr_taken = (y >> 20) % 4096;
+				e.x.rc.nr_skipped = (y >> 32) % 3;
+				e.x.rc.nid = (y >> 34) % 5 - 1;
+				e.x.rc.priority = (y >> 38) % 13;
+				e.x.rc.lru = (y >> 42) % PS_NR_LRU;
+				e.x.rc.flags = (y >> 45) % 32;
+				break;
+			}
+		}
 		add(&e);
 	}
 }
@@ -144,7 +237,8 @@ static int same(const struct ps_event *a, const struct ps_event *b)
 	       a->migratetype == b->migratetype && a->percpu_refill == b->percpu_refill &&
 	       a->flags == b->flags && a->alloc_order == b->alloc_order &&
 	       a->fallback_order == b->fallback_order && a->alloc_migratetype == b->alloc_migratetype &&
-	       a->fallback_migratetype == b->fallback_migratetype && a->change_ownership == b->change_ownership;
+	       a->fallback_migratetype == b->fallback_migratetype && a->change_ownership == b->change_ownership &&
+	       !memcmp(&a->x, &b->x, sizeof(a->x));
 }
 
 static char path[64];
@@ -207,7 +301,7 @@ static void test_round_trip(void)
 		fprintf(stderr, "open: %s\n", err.msg);
 		return;
 	}
-	CHECK(!strcmp(ps_reader_format(r), "pagesim v1"));
+	CHECK(!strcmp(ps_reader_format(r), "pagesim v2"));
 	CHECK(!strcmp(ps_reader_kernel_release(r), "6.1.0-57-amd64"));
 	CHECK_EQ(ps_reader_kver(r), PS_KVER(6, 1, 0));
 	CHECK_EQ(ps_reader_pageblock_order(r), 10);
@@ -428,7 +522,7 @@ static void check_same_reads(const char *p)
 
 	read_all(p, 0, &a);
 	expect_stats(&a, &x);
-	for (int t = 0; t < PS_EV_KMEM_NR; t++)
+	for (int t = 0; t < PS_EV_NR; t++)
 		CHECK_EQ(a.st.events[t], x.events[t]);
 	CHECK_EQ(a.st.alloc_failed, x.alloc_failed);
 	CHECK_EQ(a.st.out_of_order, x.out_of_order);
@@ -446,7 +540,7 @@ static void check_same_reads(const char *p)
 			       !(a.ev[i].comm == b.ev[i].comm ||
 				 (a.ev[i].comm && b.ev[i].comm && !strcmp(a.ev[i].comm, b.ev[i].comm)));
 		CHECK_EQ(bad, 0);
-		for (int t = 0; t < PS_EV_KMEM_NR; t++)
+		for (int t = 0; t < PS_EV_NR; t++)
 			CHECK_EQ(b.st.events[t], a.st.events[t]);
 		CHECK_EQ(b.st.alloc_failed, a.st.alloc_failed);
 		CHECK_EQ(b.st.out_of_order, a.st.out_of_order);
@@ -456,7 +550,7 @@ static void check_same_reads(const char *p)
 	readout_free(&a);
 }
 
-/* The whole file, then one whose second frame has a control byte of type 7 at its event 1000. */
+/* The whole file, then one whose second frame has a control byte of type 6 (no event's) at its event 1000. */
 static void test_batch(void)
 {
 	struct sec s[64];
@@ -490,8 +584,8 @@ static void test_batch(void)
 		raw = malloc(raw_len);
 		got = raw ? ZSTD_decompress(raw, raw_len, sp + 8, zlen) : 0;
 		CHECK(got == raw_len);
-		/* the ctrl column follows the 10 column lengths */
-		raw[4 * PS_PGS_NR_COLS + 1000] |= PS_PGS_C_TYPE;
+		/* the ctrl column follows the column lengths */
+		raw[4 * PS_PGS_NR_COLS + 1000] = (raw[4 * PS_PGS_NR_COLS + 1000] & ~PS_PGS_C_TYPE) | 6;
 		bound = ZSTD_compressBound(raw_len);
 		z = malloc(bound);
 		{
@@ -539,8 +633,8 @@ static void test_batch(void)
 		uint8_t *save_file = file;
 		size_t save_size = file_size;
 
-		events += 11;
-		nr_events -= 11;
+		events += nr_edge;
+		nr_events -= nr_edge;
 		CHECK(write_file() == 0);
 		check_same_reads(path);
 		read_all(path, 1, &a);
@@ -550,8 +644,8 @@ static void test_batch(void)
 		readout_free(&a);
 		unlink(path);
 		free(file);
-		events -= 11;
-		nr_events += 11;
+		events -= nr_edge;
+		nr_events += nr_edge;
 		strcpy(path, save_path);
 		free(save_path);
 		file = save_file;

@@ -248,8 +248,99 @@ static void test_file_pages(void)
 	free(m);
 }
 
+/* A sysroot in memory: ps_fsrc over a table of (path, text). */
+struct mem_file {
+	const char *rel, *text;
+};
+
+static char *mem_read(void *ctx, const char *rel, size_t *len, struct ps_error *err)
+{
+	for (const struct mem_file *f = ctx; f->rel; f++)
+		if (!strcmp(f->rel, rel)) {
+			if (len)
+				*len = strlen(f->text);
+			return strdup(f->text);
+		}
+	ps_err(err, "no %s", rel);
+	return NULL;
+}
+
+static const char zoneinfo_2n[] =
+	"Node 0, zone   Normal\n"
+	"  pages free     100\n"
+	"        spanned  1024\n"
+	"        present  1024\n"
+	"        managed  1000\n"
+	"  start_pfn:           1048576\n"
+	"Node 1, zone   Normal\n"
+	"  pages free     100\n"
+	"        spanned  1024\n"
+	"        present  1024\n"
+	"        managed  1000\n"
+	"  start_pfn:           1049600\n";
+
+/* nodeN/vmstat, meminfo's swap and lru_gen/enabled fill what reclaim depends on; absent files leave -1. */
+static void test_reclaim_facts(void)
+{
+	struct mem_file files[] = {
+		{ "proc/zoneinfo", zoneinfo_2n },
+		{ "sys/devices/system/node/node0/vmstat",
+		  "nr_free_pages 28706\nnr_inactive_anon 15\nnr_active_anon 3\nnr_inactive_file 18\nnr_active_file 1\n"
+		  "nr_unevictable 2\nnr_slab_reclaimable 2311\nnr_slab_unreclaimable 1465\nnr_mapped 11\n"
+		  "nr_file_pages 27\nnr_dirty 4\nnr_writeback 5\nnr_writeback_temp 99\nnr_shmem 8\n" },
+		/* bytes: 40960 = 10 pages */
+		{ "sys/devices/system/node/node1/vmstat", "nr_inactive_file 7\nnr_slab_reclaimable_B 40960\n" },
+		{ "proc/meminfo", "MemTotal:  524288 kB\nSwapCached: 0 kB\nSwapTotal:  1048572 kB\nSwapFree:   1000000 kB\n" },
+		{ "sys/kernel/mm/lru_gen/enabled", "0x0007\n" },
+		{ NULL, NULL },
+	};
+	struct ps_fsrc src = { mem_read, files, "mem" };
+	struct ps_machine *m = malloc(sizeof(*m));
+	struct ps_error err;
+
+	CHECK_EQ(ps_sysroot_load_machine_src(&src, m, &err), 0);
+	CHECK_EQ(m->node[0].nr_inactive_anon, 15);
+	CHECK_EQ(m->node[0].nr_active_anon, 3);
+	CHECK_EQ(m->node[0].nr_inactive_file, 18);
+	CHECK_EQ(m->node[0].nr_active_file, 1);
+	CHECK_EQ(m->node[0].nr_unevictable, 2);
+	CHECK_EQ(m->node[0].nr_file_pages, 27);
+	CHECK_EQ(m->node[0].nr_mapped, 11);
+	CHECK_EQ(m->node[0].nr_dirty, 4);
+	CHECK_EQ(m->node[0].nr_writeback, 5);
+	CHECK_EQ(m->node[0].nr_shmem, 8);
+	CHECK_EQ(m->node[0].nr_slab_reclaimable, 2311);
+	CHECK_EQ(m->node[1].nr_inactive_file, 7);
+	CHECK_EQ(m->node[1].nr_slab_reclaimable, 10);
+	CHECK_EQ(m->node[1].nr_active_file, -1);	/* not in the file */
+	CHECK_EQ(m->node[2].nr_inactive_file, -1);	/* no such node */
+	CHECK_EQ(m->swap_total_kb, 1048572);
+	CHECK_EQ(m->swap_free_kb, 1000000);
+	CHECK_EQ(m->lru_gen_enabled, 7);
+
+	/* none of the optional files: unknown */
+	files[1].rel = files[2].rel = files[3].rel = files[4].rel = "absent";
+	CHECK_EQ(ps_sysroot_load_machine_src(&src, m, &err), 0);
+	CHECK_EQ(m->node[0].nr_inactive_file, -1);
+	CHECK_EQ(m->swap_total_kb, -1);
+	CHECK_EQ(m->lru_gen_enabled, -1);
+
+	/* a damaged file is an error naming it and the line */
+	files[1].rel = "sys/devices/system/node/node0/vmstat";
+	files[1].text = "nr_inactive_file 3\nnr_active_file -4\n";
+	CHECK_EQ(ps_sysroot_load_machine_src(&src, m, &err), -1);
+	CHECK(strstr(err.msg, "node0/vmstat:2:") != NULL);
+	files[1].rel = "absent";
+	files[4].rel = "sys/kernel/mm/lru_gen/enabled";
+	files[4].text = "y\n";
+	CHECK_EQ(ps_sysroot_load_machine_src(&src, m, &err), -1);
+	CHECK(strstr(err.msg, "lru_gen/enabled") != NULL);
+	free(m);
+}
+
 int main(void)
 {
+	test_reclaim_facts();
 	test_zoneinfo();
 	test_file_pages();
 	test_cpulist();

@@ -223,6 +223,199 @@ static void test_task_of(void)
 	ps_reader_close(r);
 }
 
+/*
+ * The page-cache, LRU and reclaim events in the kernel's own trace-file form
+ * (flags column, hashed %p, as their print formats give them: 6.12, the
+ * same as 6.1 but for isolate_mode), then older kernels' forms.
+ */
+static void test_reclaim_events(void)
+{
+	const char *t =
+		"# tracer: nop\n"
+		"#\n"
+		"             cat-488     [001] ..... 9.884708: mm_filemap_add_to_page_cache: dev 254:16 ino fe00010 pfn=0x101ad2 ofs=17371136 order=2\n"
+		"         kswapd0-70      [000] d..1. 10.538562: mm_filemap_delete_from_page_cache: dev 0:3 ino 1e pfn=0x101ad2 ofs=0 order=0\n"
+		"            init-1       [002] ..... 9.476697: mm_lru_insertion: folio=00000000a3e0b8f1 pfn=0x117f3a lru=0 flags=Ma b  \n"
+		"            init-1       [002] ..... 9.476762: mm_lru_insertion: folio=000000006a1c04e2 pfn=0x117f62 lru=3 flags= f  dB\n"
+		"            init-1       [002] ..... 9.476763: mm_lru_insertion: folio=000000006a1c04e2 pfn=0x117f63 lru=4 flags=Masbd\n"
+		"         memwork-407     [001] ..... 5.204591: mm_lru_activate: folio=00000000c2d91ab0 pfn=0x10906a\n"
+		"         kswapd0-70      [000] ..... 10.536641: mm_vmscan_kswapd_wake: nid=1 order=3\n"
+		"         kswapd0-70      [000] ..... 12.641194: mm_vmscan_kswapd_sleep: nid=0\n"
+		"             cat-488     [001] d..1. 10.535872: mm_vmscan_wakeup_kswapd: nid=0 order=0 gfp_flags=GFP_KERNEL|__GFP_COMP\n"
+		"         memwork-604     [000] ..... 10.884441: mm_vmscan_direct_reclaim_begin: order=2 gfp_flags=GFP_HIGHUSER_MOVABLE\n"
+		"         memwork-604     [000] ..... 10.885687: mm_vmscan_direct_reclaim_end: nr_reclaimed=128\n"
+		"             cat-487     [000] ..... 10.453128: mm_vmscan_node_reclaim_begin: nid=0 order=0 gfp_flags=GFP_NOFS|__GFP_NOWARN\n"
+		"             cat-487     [000] ..... 10.453364: mm_vmscan_node_reclaim_end: nr_reclaimed=7\n"
+		"         kswapd0-70      [000] ..... 10.538088: mm_vmscan_lru_isolate: classzone=2 order=0 nr_requested=4096 nr_scanned=66 nr_skipped=1 nr_taken=64 lru=inactive_file\n"
+		"         kswapd0-70      [000] ..... 10.539161: mm_vmscan_lru_shrink_inactive: nid=1 nr_scanned=66 nr_reclaimed=49 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=15 nr_ref_keep=0 nr_unmap_fail=0 priority=6 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC\n"
+		"         memwork-549     [000] ..... 11.567509: mm_vmscan_lru_shrink_active: nid=0 nr_taken=32 nr_active=0 nr_deactivated=32 nr_referenced=0 priority=4 flags=RECLAIM_WB_ANON\n"
+		"         kswapd0-70      [000] ..... 11.6: mm_vmscan_write_folio: page=00000000f2c1a3b4 pfn=0x10906b flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC\n"
+		"         kswapd0-70      [000] ..... 11.7: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=1 nr_reclaimed=0 priority=12 flags=RECLAIM_WB_NONE\n";
+	struct ps_reader *r = open_text(t, PS_KVER(6, 12, 0), 0);
+	struct ps_event ev;
+	struct ps_error err;
+
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_PC_ADD);
+	CHECK_EQ(ev.pfn, 0x101ad2);
+	CHECK_EQ(ev.x.pc.dev, 254u << 20 | 16);
+	CHECK_EQ(ev.x.pc.ino, 0xfe00010);
+	CHECK_EQ(ev.x.pc.index, 17371136 / 4096);
+	CHECK_EQ(ev.order, 2);
+	CHECK_EQ(ev.cpu, 1);
+	CHECK_EQ(ev.pid, 488);
+	CHECK_EQ(ev.migratetype, PS_MT_UNKNOWN);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_PC_DEL);
+	CHECK_EQ(ev.x.pc.dev, 3);
+	CHECK_EQ(ev.x.pc.ino, 0x1e);
+	CHECK_EQ(ev.x.pc.index, 0);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_LRU_ADD);
+	CHECK_EQ(ev.pfn, 0x117f3a);
+	CHECK_EQ(ev.x.lru.lru, PS_LRU_INACTIVE_ANON);
+	CHECK_EQ(ev.x.lru.flags, PS_PAGEMAP_MAPPED | PS_PAGEMAP_ANONYMOUS | PS_PAGEMAP_SWAPBACKED);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.x.lru.lru, PS_LRU_ACTIVE_FILE);
+	CHECK_EQ(ev.x.lru.flags, PS_PAGEMAP_FILE | PS_PAGEMAP_MAPPEDDISK | PS_PAGEMAP_BUFFERS);
+	/* the line's trailing spaces gone: the flags not printed are spaces */
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.x.lru.lru, PS_LRU_UNEVICTABLE);
+	CHECK_EQ(ev.x.lru.flags, PS_PAGEMAP_MAPPED | PS_PAGEMAP_ANONYMOUS | PS_PAGEMAP_SWAPCACHE |
+				 PS_PAGEMAP_SWAPBACKED | PS_PAGEMAP_MAPPEDDISK);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_LRU_ACTIVATE);
+	CHECK_EQ(ev.pfn, 0x10906a);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_KSWAPD_WAKE);
+	CHECK_EQ(ev.pfn, PS_PFN_NONE);
+	CHECK_EQ(ev.x.ks.nid, 1);
+	CHECK_EQ(ev.x.ks.zid, -1);	/* in the record, not in the text */
+	CHECK_EQ(ev.order, 3);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_KSWAPD_SLEEP);
+	CHECK_EQ(ev.x.ks.nid, 0);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_WAKEUP_KSWAPD);
+	CHECK(ev.gfp & PS_GFP_COMP);
+	CHECK(ev.gfp & PS_GFP_FS);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_DIRECT_BEGIN);
+	CHECK_EQ(ev.order, 2);
+	CHECK(ev.gfp & PS_GFP_MOVABLE);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_DIRECT_END);
+	CHECK_EQ(ev.x.rc.nr_reclaimed, 128);
+	CHECK_EQ(ev.x.rc.nid, -1);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_NODE_RECLAIM_BEGIN);
+	CHECK_EQ(ev.x.ks.nid, 0);
+	CHECK_EQ(ev.x.ks.zid, -1);
+	CHECK(ev.gfp & PS_GFP_NOWARN);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_NODE_RECLAIM_END);
+	CHECK_EQ(ev.x.rc.nr_reclaimed, 7);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_LRU_ISOLATE);
+	CHECK_EQ(ev.x.rc.nr_scanned, 66);
+	CHECK_EQ(ev.x.rc.nr_skipped, 1);
+	CHECK_EQ(ev.x.rc.nr_taken, 64);
+	CHECK_EQ(ev.x.rc.lru, PS_LRU_INACTIVE_FILE);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_SHRINK_INACTIVE);
+	CHECK_EQ(ev.x.rc.nid, 1);
+	CHECK_EQ(ev.x.rc.nr_scanned, 66);
+	CHECK_EQ(ev.x.rc.nr_reclaimed, 49);
+	CHECK_EQ(ev.x.rc.priority, 6);
+	CHECK_EQ(ev.x.rc.flags, PS_RECLAIM_WB_FILE | PS_RECLAIM_WB_ASYNC);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_SHRINK_ACTIVE);
+	CHECK_EQ(ev.x.rc.nr_taken, 32);
+	CHECK_EQ(ev.x.rc.priority, 4);
+	CHECK_EQ(ev.x.rc.flags, PS_RECLAIM_WB_ANON);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_WRITE_FOLIO);
+	CHECK_EQ(ev.pfn, 0x10906b);	/* pfn=, not the hashed page= */
+	CHECK_EQ(ev.x.rc.flags, PS_RECLAIM_WB_ANON | PS_RECLAIM_WB_ASYNC);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.x.rc.flags, 0);
+	CHECK_EQ(ev.x.rc.priority, 12);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 0);
+	CHECK_EQ(ps_reader_stats(r)->events[PS_EV_LRU_ADD], 3);
+	CHECK_EQ(ps_reader_stats(r)->events[PS_EV_SHRINK_INACTIVE], 2);
+	CHECK_EQ(ps_reader_stats(r)->skipped[PS_SKIP_BAD_FIELD], 0);
+	ps_reader_close(r);
+}
+
+/*
+ * Older kernels' forms: 6.1's isolate_mode; before 4.11 file= instead of
+ * lru=; the pfn in decimal (4.x) and only a struct page address (no pfn=);
+ * a page-cache event before large folios (no order); kswapd_wake and
+ * wakeup_kswapd with zid; mm_vmscan_writepage; and what is a bad field.
+ */
+static void test_reclaim_events_old(void)
+{
+	const char *t =
+		"cpus=2\n"
+		"              dd-437   [000]     5.498326: mm_vmscan_lru_isolate: isolate_mode=2 classzone=2 order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=30 lru=active_anon\n"
+		"              dd-437   [000]     5.5: mm_vmscan_lru_isolate: isolate_mode=0 classzone_idx=2 order=1 nr_requested=32 nr_scanned=8 nr_skipped=0 nr_taken=8 file=1\n"
+		"              dd-437   [000]     5.6: mm_filemap_add_to_page_cache: dev 8:1 ino 2a page=ffffea0000040000 pfn=4096 ofs=8192\n"
+		"              dd-437   [000]     5.7: mm_lru_insertion: page=ffffea0000040040 lru=2 flags= f b  \n"
+		"         kswapd0-59    [001]     5.8: mm_vmscan_kswapd_wake: nid=0 zid=2 order=0\n"
+		"              dd-437   [000]     5.9: mm_vmscan_wakeup_kswapd: nid=1 zid=1 order=2\n"
+		"         kswapd0-59    [001]     6.0: mm_vmscan_writepage: page=ffffea0000040080 pfn=4098 flags=RECLAIM_WB_FILE|RECLAIM_WB_SYNC\n"
+		/* bad fields: an lru the kernel has no list for, a flag name it never prints, a count past 32 bits, a missing field */
+		"              dd-437   [000]     6.1: mm_lru_insertion: page=ffffea0000040040 pfn=4097 lru=5 flags=M     \n"
+		"              dd-437   [000]     6.2: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=1 nr_reclaimed=1 priority=1 flags=RECLAIM_WB_DIRTY\n"
+		"              dd-437   [000]     6.3: mm_vmscan_node_reclaim_end: nr_reclaimed=4294967296\n"
+		"              dd-437   [000]     6.4: mm_vmscan_lru_shrink_active: nid=0 nr_active=0 priority=1 flags=RECLAIM_WB_ANON\n"
+		"              dd-437   [000]     6.5: mm_lru_insertion: page=ffffea0000040040 pfn=4097 lru=1 flags=Mx    \n";
+	struct ps_reader *r = open_text(t, PS_KVER(4, 9, 0), 0);
+	struct ps_event ev;
+	struct ps_error err;
+
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_LRU_ISOLATE);
+	CHECK_EQ(ev.x.rc.lru, PS_LRU_ACTIVE_ANON);
+	CHECK_EQ(ev.x.rc.nr_taken, 30);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.x.rc.lru, PS_LRU_INACTIVE_FILE);	/* file=1: the file list, taken as inactive */
+	CHECK_EQ(ev.order, 1);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_PC_ADD);
+	CHECK_EQ(ev.pfn, 4096);
+	CHECK_EQ(ev.order, 0);
+	CHECK_EQ(ev.x.pc.dev, 8u << 20 | 1);
+	CHECK_EQ(ev.x.pc.index, 2);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_LRU_ADD);
+	CHECK_EQ(ev.pfn, 0x1001);	/* from the struct page address */
+	CHECK_EQ(ev.x.lru.flags, PS_PAGEMAP_FILE | PS_PAGEMAP_SWAPBACKED);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_KSWAPD_WAKE);
+	CHECK_EQ(ev.x.ks.zid, 2);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_WAKEUP_KSWAPD);
+	CHECK_EQ(ev.x.ks.nid, 1);
+	CHECK_EQ(ev.x.ks.zid, 1);
+	CHECK_EQ(ev.order, 2);
+	CHECK_EQ(ev.gfp, 0);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 1);
+	CHECK_EQ(ev.type, PS_EV_WRITE_FOLIO);
+	CHECK_EQ(ev.pfn, 4098);
+	CHECK_EQ(ev.x.rc.flags, PS_RECLAIM_WB_FILE | PS_RECLAIM_WB_SYNC);
+	CHECK_EQ(ps_reader_next(r, &ev, &err), 0);
+	CHECK_EQ(ps_reader_stats(r)->skipped[PS_SKIP_BAD_FIELD], 5);
+	CHECK_EQ(ps_reader_stats(r)->pfn_from_page, 1);
+	ps_reader_close(r);
+}
+
 /* perf script's default lines for tracepoints, with and without callchains */
 static void test_perf_script(void)
 {
@@ -277,8 +470,10 @@ static void test_perf_script(void)
 
 int main(void)
 {
-	test_task_of();
 	test_perf_script();
+	test_reclaim_events();
+	test_reclaim_events_old();
+	test_task_of();
 	test_kernel_trace_file();
 	test_report_and_old_kernel();
 	test_strict_and_bad_fields();

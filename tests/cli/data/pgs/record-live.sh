@@ -1,10 +1,12 @@
 #!/bin/bash
 # record-live.sh TMP - pagesim record on this machine (root, writable tracefs):
 # a known workload is recorded; the file reads back; 'stat' counts the events
-# record reported; the kernel's vmstat deltas stored in the file are
+# record reported; the page-cache and LRU events are recorded by default and
+# the reclaim events enabled (their formats stored), and --events chooses;
+# the kernel's vmstat deltas stored in the file are
 # consistent with the trace (the kernel counts at least what was traced, and
-# not the ring buffer's pages besides);
-# no pagesim instance and no kmem event of ours is left enabled; SIGINT and
+# not the ring buffer's pages besides; the reclaim rows equal);
+# no pagesim instance and no event of ours is left enabled; SIGINT and
 # SIGTERM mid-run and --duration all give readable files.
 set -u
 TMP=$1
@@ -15,11 +17,26 @@ no_leftovers() {
 	for i in $(ls "$T/instances" | grep '^pagesim-'); do
 		kill -0 "${i#pagesim-}" 2> /dev/null || fail "$1: a pagesim instance is left: $i"
 	done
-	cat $T/events/kmem/*/enable > "$TMP/enable.now"
-	cmp -s "$TMP/enable.before" "$TMP/enable.now" || fail "$1: the top-level kmem events changed"
+	cat $T/events/{kmem,filemap,pagemap,vmscan}/*/enable > "$TMP/enable.now"
+	cmp -s "$TMP/enable.before" "$TMP/enable.now" || fail "$1: the top-level events changed"
 }
+# the names of the blobs of a pagesim file, one a line
+blobs() {
+	python3 - "$1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+off = struct.unpack_from('<H', d, 10)[0]
+while off + 16 <= len(d):
+    size = struct.unpack_from('<Q', d, off + 8)[0]
+    if d[off:off + 4] == b'BLOB':
+        n = struct.unpack_from('<H', d, off + 16)[0]
+        print(d[off + 18:off + 18 + n].decode())
+    off += 16 + size
+PY
+}
+row() { awk -v c="$2" '$1 == c { print $2 }' "$1"; }
 events_of() { "$PAGESIM" stat -q "$1" | awk '/^events_mm_/ { n += $2 } END { print n + 0 }'; }
-cat $T/events/kmem/*/enable > "$TMP/enable.before"
+cat $T/events/{kmem,filemap,pagemap,vmscan}/*/enable > "$TMP/enable.before"
 
 # 1. a known workload: 20 MiB through the page cache, then freed
 "$PAGESIM" record -b 65536 -o "$TMP/r.pgs" -- sh -c "dd if=/dev/zero of=$TMP/x bs=1M count=20 2>/dev/null; rm $TMP/x" 2> "$TMP/err" ||
@@ -33,8 +50,33 @@ got=$(events_of "$TMP/r.pgs")
 [ "$got" -gt 500 ] || fail "only $got events for 20 MiB of page cache (large folios: fewer, bigger allocations)"
 "$PAGESIM" stat "$TMP/r.pgs" > /dev/null 2> "$TMP/err" || { cat "$TMP/err"; fail "stat"; }
 grep -q 'warning: no machine layout' "$TMP/err" && fail "the file carries no layout"
-"$PAGESIM" stat --format json "$TMP/r.pgs" | grep -q '"format": "pagesim v1"' || fail "format not pagesim v1"
+"$PAGESIM" stat --format json "$TMP/r.pgs" | grep -q '"format": "pagesim v2"' || fail "format not pagesim v2"
+# the page-cache and LRU events by default: 20 MiB written through the page cache
+"$PAGESIM" stat -q "$TMP/r.pgs" > "$TMP/stat"
+for e in mm_filemap_add_to_page_cache mm_lru_insertion; do
+	[ "$(row "$TMP/stat" events_$e)" -gt 0 ] || fail "no $e events in the default recording"
+done
+# the reclaim events were on (a machine with free memory may not reclaim: their formats say so)
+blobs "$TMP/r.pgs" > "$TMP/blobs"
+for e in kmem/mm_page_alloc filemap/mm_filemap_delete_from_page_cache pagemap/mm_lru_activate \
+	vmscan/mm_vmscan_lru_shrink_inactive vmscan/mm_vmscan_kswapd_wake; do
+	grep -qx "format/$e" "$TMP/blobs" || fail "the recording stored no format/$e"
+done
+for f in before/sys/kernel/mm/lru_gen/enabled before/proc/sys/vm/min_unmapped_ratio \
+	before/proc/sys/vm/min_slab_ratio before/sys/devices/system/node/node0/vmstat after/proc/meminfo; do
+	[ -e "/${f#*/}" ] || continue	# not on this kernel
+	grep -qx "$f" "$TMP/blobs" || fail "the recording's snapshot lacks $f"
+done
 "$PAGESIM" stat --check "$TMP/r.pgs" > "$TMP/check" || fail "stat --check"
+# reclaim: with vmscan events (this machine reclaimed), the trace's rows against the kernel's
+# deltas, within --check's tolerance; without, no reclaim row is compared
+if awk '$1 ~ /^events_mm_vmscan_/ { n += $2 } END { exit !n }' "$TMP/stat"; then
+	for c in pgsteal_kswapd pgsteal_direct pageoutrun; do
+		grep -q "^$c .* ok$" "$TMP/check" || fail "--check: $c: $(grep "^$c " "$TMP/check")"
+	done
+else
+	grep -q '^pgsteal_' "$TMP/check" && fail "--check compared reclaim rows of a trace without vmscan events"
+fi
 for c in numa_hit pgalloc_normal pgfree; do
 	read -r trace kernel <<< "$(awk -v c=$c '$1 == c { print $2, $3 }' "$TMP/check")"
 	[ -n "$trace" ] || fail "--check has no $c row"
@@ -54,6 +96,19 @@ read -r trace kernel <<< "$(awk '$1 == "pgalloc_normal" { print $2, $3 }' "$TMP/
 [ $(( (kernel - trace) * 2 )) -lt "$ring" ] ||
 	fail "pgalloc_normal: the kernel's delta $kernel exceeds the trace's $trace by half the ring buffer's $ring pages or more"
 echo "recorded $got events; stat and --check agree with the kernel"
+
+# --events chooses: a system and an event, nothing else
+"$PAGESIM" record -q -e pagemap,kmem:mm_page_alloc -o "$TMP/e.pgs" -- sh -c "dd if=/dev/zero of=$TMP/x bs=1M count=2 2>/dev/null; rm $TMP/x" ||
+	fail "record --events"
+no_leftovers "after --events"
+"$PAGESIM" stat -q "$TMP/e.pgs" > "$TMP/stat"
+[ "$(row "$TMP/stat" events_mm_page_alloc)" -gt 0 ] && [ "$(row "$TMP/stat" events_mm_lru_insertion)" -gt 0 ] ||
+	fail "--events pagemap,kmem:mm_page_alloc recorded no mm_page_alloc or no mm_lru_insertion"
+for e in mm_page_free mm_filemap_add_to_page_cache; do
+	[ "$(row "$TMP/stat" events_$e)" = 0 ] || fail "--events pagemap,kmem:mm_page_alloc recorded $e"
+done
+blobs "$TMP/e.pgs" | grep -q '^format/vmscan/' && fail "--events pagemap,kmem:mm_page_alloc enabled vmscan events"
+echo "--events: the events chosen, no other"
 
 # 2. SIGINT mid-run, no command
 "$PAGESIM" record -q -o "$TMP/s.pgs" 2> "$TMP/err" &

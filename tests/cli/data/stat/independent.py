@@ -6,12 +6,19 @@ sysroot's zoneinfo and node cpulists, and prints `name value` lines for the coun
 it computes, in sorted order: events per type, pgfree, pgalloc per zone, numa_* and
 node<N>.* (hit/miss against the allocating CPU's node, or the page's node for
 __GFP_THISNODE; local/other against the CPU's node), and the extfrag rows
-(fragmenting = fallback_order < pageblock_order).  Written separately from pagesim's
-C code on purpose: it shares no code with it.
+(fragmenting = fallback_order < pageblock_order).  With the page-cache, LRU and reclaim
+events: their counts, and reclaim's rows as the kernel counts them (by the task:
+kswapd's own or anyone else's; pgsteal from mm_vmscan_lru_shrink_inactive's
+nr_reclaimed, pgscan from its nr_scanned, or, the sysroot's lru_gen on, from
+mm_vmscan_lru_isolate's nr_taken; pageoutrun one per mm_vmscan_kswapd_wake;
+node_reclaim_calls one per mm_vmscan_node_reclaim_begin).  A third argument A-B counts only
+the lines with A <= timestamp < B.  Written separately from pagesim's C code on purpose: it
+shares no code with it.
 """
 import glob, os, re, subprocess, sys
 
 trace, sysroot = sys.argv[1], sys.argv[2]
+window = tuple(float(x) for x in sys.argv[3].split("-")) if len(sys.argv) > 3 else None
 ZONES = {"DMA": "dma", "DMA32": "dma32", "Normal": "normal", "Movable": "movable"}
 
 zones = []  # (start, end, node, name)
@@ -44,6 +51,15 @@ for f in glob.glob(os.path.join(sysroot, "sys/devices/system/node/node*/cpulist"
         for c in range(int(a), int(b or a) + 1):
             cpu_node[c] = node
 nodes = sorted({z[2] for z in zones})
+lru_gen = 0
+lg = os.path.join(sysroot, "sys/kernel/mm/lru_gen/enabled")
+if os.path.exists(lg):
+    lru_gen = int(open(lg).read().strip(), 0)
+NEW = {"mm_filemap_add_to_page_cache", "mm_filemap_delete_from_page_cache", "mm_lru_insertion",
+       "mm_lru_activate", "mm_vmscan_kswapd_wake", "mm_vmscan_kswapd_sleep", "mm_vmscan_wakeup_kswapd",
+       "mm_vmscan_direct_reclaim_begin", "mm_vmscan_direct_reclaim_end", "mm_vmscan_node_reclaim_begin",
+       "mm_vmscan_node_reclaim_end", "mm_vmscan_lru_isolate", "mm_vmscan_lru_shrink_inactive",
+       "mm_vmscan_lru_shrink_active", "mm_vmscan_write_folio"}
 
 def zone_of(pfn):
     best = None
@@ -59,15 +75,41 @@ def add(k, v=1):
 for n in nodes:
     for k in ("numa_hit", "numa_miss", "numa_foreign", "local_node", "other_node"):
         c[f"node{n}.{k}"] = 0
-# perf script: "comm pid [cpu] time:   kmem:mm_page_alloc: ...", event names right-aligned
-line_re = re.compile(r"\[(\d+)\]\s+(?:\S+\s+)?[\d.]+:\s+(?:kmem:)?(mm_page_\w+):\s+(.*)$")
+# ftrace "comm-pid [cpu] flags time: event: ..." and perf script
+# "comm pid[/tid] [cpu] time:   system:event: ..." (event names right-aligned)
+line_re = re.compile(r"^\s*(.*?)(?:-\d+|\s+\d+(?:/\d+)?)\s+\[(\d+)\]\s+(?:\S+\s+)?([\d.]+):\s+(?:\w+:)?(mm_\w+):\s+(.*)$")
+seen_new = False
 for line in data.splitlines():
     m = line_re.search(line)
     if not m:
         continue
-    cpu, ev, rest = int(m.group(1)), m.group(2), m.group(3)
+    comm, cpu, ts, ev, rest = m.group(1), int(m.group(2)), float(m.group(3)), m.group(4), m.group(5)
+    if window and not (window[0] <= ts < window[1]):
+        continue
+    if ev == "mm_vmscan_writepage":
+        ev = "mm_vmscan_write_folio"
+    if not ev.startswith("mm_page_") and ev not in NEW:
+        continue
     f = dict(kv.split("=", 1) for kv in rest.split() if "=" in kv)
     add("events_" + ev)
+    if ev in NEW:
+        if not seen_new:
+            seen_new = True
+            for k in ("pgsteal_kswapd", "pgsteal_direct", "pgscan_kswapd", "pgscan_direct", "pageoutrun",
+                      "node_reclaim_calls"):
+                add(k, 0)
+        who = "kswapd" if comm.strip().startswith("kswapd") else "direct"
+        if ev == "mm_vmscan_lru_shrink_inactive":
+            add("pgsteal_" + who, int(f["nr_reclaimed"]))
+            if not lru_gen & 1:
+                add("pgscan_" + who, int(f["nr_scanned"]))
+        elif ev == "mm_vmscan_lru_isolate" and lru_gen & 1:
+            add("pgscan_" + who, int(f["nr_taken"]))
+        elif ev == "mm_vmscan_kswapd_wake":
+            add("pageoutrun")
+        elif ev == "mm_vmscan_node_reclaim_begin":
+            add("node_reclaim_calls")
+        continue
     pfn = int(f["pfn"], 0) if "pfn" in f else None
     if ev == "mm_page_free":
         if zone_of(pfn):

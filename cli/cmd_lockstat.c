@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sim/mm/lock.h"
+#include "sim/replay/lock_sections.h"
 #include "sim/mm/profile.h"
 #include "cli/cli.h"
 #include "cli/input.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sim/mm/lock.h"
+#include "sim/replay/lock_sections.h"
 #include "check.h"
 
 static struct ps_lock *make(const char *layout, uint64_t acq, uint64_t page, int carry)

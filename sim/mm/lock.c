@@ -268,12 +268,18 @@ static void acc_push(struct ps_lock *lk, struct access a)
 {
 	int i;
 
-	if (lk->nr_aheap == lk->cap_aheap) {
-		/* full: run the earliest now (early only if an unseen access would precede it) */
+	/*
+	 * Full: run the earliest accesses now, in time order (early only if an
+	 * unseen access would precede them), until a slot is free.  A page run
+	 * that must yield puts its next page back in the slot it came from, so
+	 * the loop goes on; each turn runs at least one access of the finite
+	 * number held, and the heap never grows past its capacity.
+	 */
+	while (lk->nr_aheap == lk->cap_aheap) {
 		struct access e = acc_pop(lk);
 
 		lk->forced++;
-		run_access(lk, &e, 0, 0);
+		run_access(lk, &e, 1, UINT64_MAX);
 	}
 	a.seq = lk->seq++;
 	i = lk->nr_aheap++;

@@ -278,6 +278,47 @@ static void test_follow_grouping(void)
 	ps_lock_destroy(lk);
 }
 
+/*
+ * 40,000 sections of 8 blocks reach the lock at one time (a coarse trace
+ * clock): far more accesses wait than the access queue holds.  The queue
+ * runs its earliest early (zone_lock_forced) and stays within its bounds;
+ * every section and block is still counted, the same on every run.
+ */
+static uint64_t full_queue_run(uint64_t *forced)
+{
+	struct ps_lock *lk = make("4.0", 100, 10, 1);
+	struct ps_lock_zone_stats st;
+	const struct ps_kv_item *it;
+	struct ps_kv kv;
+	uint64_t transfers;
+
+	for (int i = 0; i < 40000; i++)
+		sect(lk, i % 4, 1000, 8, PS_LOCK_REFILL);
+	ps_lock_finish(lk);
+	ps_lock_stats(lk, 0, &st);
+	CHECK_EQ(ps_lock_total(st.acquisitions), 40000);
+	CHECK_EQ(st.blocks, 320000);
+	CHECK_EQ(ps_lock_total(st.hold_ns), 40000ull * (100 + 8 * 10));
+	transfers = ps_lock_total(st.transfers);
+	CHECK(transfers > 0);
+	ps_kv_init(&kv);
+	CHECK_EQ(ps_lock_counters(lk, NULL, &kv), 0);
+	it = ps_kv_get(&kv, "zone_lock_forced");
+	CHECK(it && it->value > 0);
+	*forced = it ? (uint64_t)it->value : 0;
+	ps_kv_free(&kv);
+	ps_lock_destroy(lk);
+	return transfers;
+}
+
+static void test_full_queue(void)
+{
+	uint64_t f1, f2;
+
+	CHECK_EQ(full_queue_run(&f1), full_queue_run(&f2));
+	CHECK_EQ(f1, f2);
+}
+
 int main(void)
 {
 	test_overlap();
@@ -287,5 +328,6 @@ int main(void)
 	test_layouts();
 	test_section_transfers();
 	test_follow_grouping();
+	test_full_queue();
 	CHECK_DONE();
 }

@@ -102,16 +102,18 @@ static inline uint64_t get64(const uint8_t *p)
 void ps_pgs_fast_tables(struct pgs_state *st);
 
 /*
- * Decodes up to PGS_BATCH events of the current frame into st->batch,
- * every field checked against its column's end: the count, or -1 with @err
- * naming the damaged event.  The caller accounts them.
+ * Decodes up to PGS_BATCH records of the current frame into st->batch,
+ * every field checked against its column's end: the events kept (records
+ * with a bad field are skipped, and counted unless @again says the batch
+ * was decoded before), or -1 with @err naming the damaged event.  The
+ * caller accounts them.
  */
-int ps_pgs_decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_error *err);
+int ps_pgs_decode_batch(struct ps_reader *r, struct pgs_state *st, int again, struct ps_error *err);
 
 /*
  * The same without the per-field checks, and with the reader's accounting
  * of the batch: the count, or -2 when ps_pgs_decode_batch() must redo the
- * batch (a damaged or unusual record).
+ * batch (a damaged or unusual record, or one with a bad field).
  */
 int ps_pgs_decode_fast(struct ps_reader *r, struct pgs_state *st);
 

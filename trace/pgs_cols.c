@@ -45,13 +45,32 @@ static inline const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, ui
 	return p;
 }
 
+/* A migratetype byte as the other readers give it: PS_MT_* or PS_MT_UNKNOWN. */
+static inline int8_t mt_of(int v)
+{
+	return v >= PS_MT_UNKNOWN && v < PS_MT_NR ? (int8_t)v : PS_MT_UNKNOWN;
+}
+
 /*
- * Decodes up to PGS_BATCH events of the current frame into st->batch.  The
+ * Orders past the highest buddy order, in the event or in an extfrag's
+ * fields, are bad fields as in the other readers: a shift by them is
+ * undefined downstream.
+ */
+static inline int orders_bad(const struct ps_event *e)
+{
+	return e->order > PS_EV_MAX_ORDER ||
+	       (e->type == PS_EV_EXTFRAG && (e->alloc_order > PS_EV_MAX_ORDER || e->fallback_order > PS_EV_MAX_ORDER));
+}
+
+/*
+ * Decodes up to PGS_BATCH records of the current frame into st->batch.  The
  * column cursors live in locals for the whole loop (through uint8_t
  * pointers every store could alias them, so kept in the state they would be
- * reloaded after each field).  Returns the count, or -1 on a damaged record.
+ * reloaded after each field).  A record with a bad field is skipped (counted
+ * unless @again: the batch was decoded before).  Returns the events kept,
+ * or -1 on a damaged record.
  */
-int ps_pgs_decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_error *err)
+int ps_pgs_decode_batch(struct ps_reader *r, struct pgs_state *st, int again, struct ps_error *err)
 {
 	const uint8_t *ctrl = st->col[PS_PGS_COL_CTRL], *tsc = st->col[PS_PGS_COL_TS];
 	const uint8_t *cpuc = st->col[PS_PGS_COL_CPU], *pidc = st->col[PS_PGS_COL_PID];
@@ -61,10 +80,10 @@ int ps_pgs_decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 	const uint8_t *const *end = st->end;
 	uint64_t ts = st->prev_ts;
 	unsigned int cpu = st->prev_cpu;
-	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH, i;
+	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH, i, kept = 0;
 
 	for (i = 0; i < n; i++) {
-		struct ps_event *e = &st->batch[i];
+		struct ps_event *e = &st->batch[kept];
 		uint64_t v;
 		uint8_t c = *ctrl++;
 
@@ -112,13 +131,13 @@ int ps_pgs_decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 			if (end[PS_PGS_COL_EXT] - extc < 8)
 				goto bad;
 			e->flags = extc[0];
-			e->percpu_refill = extc[1];
-			e->migratetype = (int8_t)extc[2];
+			e->percpu_refill = extc[1] != 0;
+			e->migratetype = mt_of((int8_t)extc[2]);
 			e->alloc_order = extc[3];
 			e->fallback_order = extc[4];
-			e->alloc_migratetype = (int8_t)extc[5];
-			e->fallback_migratetype = (int8_t)extc[6];
-			e->change_ownership = extc[7];
+			e->alloc_migratetype = mt_of((int8_t)extc[5]);
+			e->fallback_migratetype = mt_of((int8_t)extc[6]);
+			e->change_ownership = extc[7] != 0;
 			extc += 8;
 		} else {
 			uint8_t a;
@@ -126,7 +145,7 @@ int ps_pgs_decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 			if (__builtin_expect(auxc >= end[PS_PGS_COL_AUX], 0))
 				goto bad;
 			a = *auxc++;
-			e->migratetype = (int8_t)((a & 0x0f) - 1);
+			e->migratetype = mt_of((a & 0x0f) - 1);
 			e->percpu_refill = (a >> 4) & 1;
 			e->flags = a >> 5;
 			if (e->type == PS_EV_EXTFRAG) {
@@ -134,9 +153,9 @@ int ps_pgs_decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 					goto bad;
 				e->alloc_order = xfc[0];
 				e->fallback_order = xfc[1];
-				e->alloc_migratetype = (int8_t)xfc[2];
-				e->fallback_migratetype = (int8_t)xfc[3];
-				e->change_ownership = xfc[4];
+				e->alloc_migratetype = mt_of((int8_t)xfc[2]);
+				e->fallback_migratetype = mt_of((int8_t)xfc[3]);
+				e->change_ownership = xfc[4] != 0;
 				xfc += 5;
 			} else {
 				e->alloc_order = e->fallback_order = 0;
@@ -152,6 +171,21 @@ int ps_pgs_decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 		}
 		e->comm = NULL;
 		e->task = PS_TASK_OTHER;
+		if (__builtin_expect(orders_bad(e), 0)) {
+			const struct frame *f = &st->frames[st->cur - 1];
+			char where[96], sample[96];
+
+			if (again)
+				continue;
+			snprintf(where, sizeof(where), "byte %llu: event %u of frame %d", (unsigned long long)f->off,
+				 f->nr - st->left + i, st->cur - 1);
+			snprintf(sample, sizeof(sample), "%s order=%u alloc_order=%u fallback_order=%u",
+				 ps_event_names[e->type], e->order, e->alloc_order, e->fallback_order);
+			if (ps_reader_skip(r, PS_SKIP_BAD_FIELD, where, sample, strlen(sample), err) < 0)
+				return -1;
+			continue;
+		}
+		kept++;
 	}
 	st->col[PS_PGS_COL_CTRL] = ctrl;
 	st->col[PS_PGS_COL_TS] = tsc;
@@ -166,7 +200,7 @@ int ps_pgs_decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 	st->prev_ts = ts;
 	st->prev_cpu = cpu;
 	st->left -= n;
-	return n;
+	return kept;
 bad:
 	{
 		const struct frame *f = &st->frames[st->cur - 1];
@@ -285,7 +319,7 @@ void ps_pgs_fast_tables(struct pgs_state *st)
 		/* gfp of mm_page_alloc and of extended events */
 		st->gfp_mask[c] = (c & PS_PGS_C_EXT) || type == PS_EV_ALLOC ? 0xffffffffu : 0;
 		/* migratetype, percpu_refill, flags, alloc_order of a compact aux byte */
-		st->aux[c][0] = (uint8_t)((c & 0x0f) - 1);
+		st->aux[c][0] = (uint8_t)mt_of((c & 0x0f) - 1);
 		st->aux[c][1] = (c >> 4) & 1;
 		st->aux[c][2] = c >> 5;
 		st->aux[c][3] = 0;
@@ -384,6 +418,7 @@ int ps_pgs_decode_fast(struct ps_reader *r, struct pgs_state *st)
 	const uint8_t *pfnc = st->col[PS_PGS_COL_PFN], *ordc = st->col[PS_PGS_COL_ORDER];
 	const uint8_t *auxc = st->col[PS_PGS_COL_AUX], *gfpc = st->col[PS_PGS_COL_GFP];
 	uint64_t ts = st->prev_ts, pfn, v, tally = 0, tsor = 0, total, pidcpu, pmax = 0;
+	unsigned int omax = 0;
 	unsigned int cpu = st->prev_cpu, maxc = cpu;
 	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH;
 	struct ps_event *e = st->batch, *stop = e + n;
@@ -425,6 +460,7 @@ int ps_pgs_decode_fast(struct ps_reader *r, struct pgs_state *st)
 			pid = (int32_t)ps_unzigzag(v);
 			pidcpu = pid_cpu(pid, cpu);
 		}
+		omax = *ordc > omax ? *ordc : omax;
 		put_pid_cpu_type_order(e, pidcpu | st->type_word[c] | (uint64_t)*ordc++ << 56);
 		if (__builtin_expect(!(c & PS_PGS_C_NOPFN), 1)) {
 			/* pfns of one cpu are often near each other: one byte */
@@ -452,14 +488,18 @@ int ps_pgs_decode_fast(struct ps_reader *r, struct pgs_state *st)
 			const uint8_t *x = st->col[PS_PGS_COL_EXT];
 
 			e->flags = x[0];
-			e->percpu_refill = x[1];
-			e->migratetype = (int8_t)x[2];
+			e->percpu_refill = x[1] != 0;
+			e->migratetype = mt_of((int8_t)x[2]);
 			e->alloc_order = x[3];
 			e->fallback_order = x[4];
-			e->alloc_migratetype = (int8_t)x[5];
-			e->fallback_migratetype = (int8_t)x[6];
-			e->change_ownership = x[7];
+			e->alloc_migratetype = mt_of((int8_t)x[5]);
+			e->fallback_migratetype = mt_of((int8_t)x[6]);
+			e->change_ownership = x[7] != 0;
 			st->col[PS_PGS_COL_EXT] = x + 8;
+			if (type == PS_EV_EXTFRAG) {
+				omax = x[3] > omax ? x[3] : omax;
+				omax = x[4] > omax ? x[4] : omax;
+			}
 		} else {
 			/* migratetype, percpu_refill, flags and alloc_order 0 */
 			memcpy(&e->migratetype, st->aux[*auxc++], 4);
@@ -468,10 +508,12 @@ int ps_pgs_decode_fast(struct ps_reader *r, struct pgs_state *st)
 
 				e->alloc_order = x[0];
 				e->fallback_order = x[1];
-				e->alloc_migratetype = (int8_t)x[2];
-				e->fallback_migratetype = (int8_t)x[3];
-				e->change_ownership = x[4];
+				e->alloc_migratetype = mt_of((int8_t)x[2]);
+				e->fallback_migratetype = mt_of((int8_t)x[3]);
+				e->change_ownership = x[4] != 0;
 				st->col[PS_PGS_COL_XF] = x + 5;
+				omax = x[0] > omax ? x[0] : omax;
+				omax = x[1] > omax ? x[1] : omax;
 			} else {
 				memcpy(&e->fallback_order, no_xf, 4);
 			}
@@ -483,7 +525,7 @@ int ps_pgs_decode_fast(struct ps_reader *r, struct pgs_state *st)
 	total = 0;
 	for (int t = 0; t < PS_EV_KMEM_NR; t++)
 		total += (tally >> (TALLY_BITS * t)) & TALLY_FIELD;
-	if (total != (uint64_t)n || tsc > st->end[PS_PGS_COL_TS] ||
+	if (total != (uint64_t)n || omax > PS_EV_MAX_ORDER || tsc > st->end[PS_PGS_COL_TS] ||
 	    st->col[PS_PGS_COL_CPU] > st->end[PS_PGS_COL_CPU] ||
 	    st->col[PS_PGS_COL_PID] > st->end[PS_PGS_COL_PID] ||
 	    pfnc > st->end[PS_PGS_COL_PFN] || auxc > st->end[PS_PGS_COL_AUX] ||

@@ -194,16 +194,56 @@ static const struct comm_map *comm_of(struct pgs_state *st, int32_t pid)
 	return c;
 }
 
-/* STAT: "key value" lines. */
-static void parse_stat(struct ps_reader *r, const char *p, size_t len)
+/*
+ * A STAT count: decimal digits up to 2^48 (far above any trace's losses),
+ * added to a sum that must stay below 2^62 (the counters print as signed
+ * 64-bit numbers, sums of them included).
+ */
+#define STAT_MAX_COUNT (1ull << 48)
+#define STAT_MAX_SUM (1ull << 62)
+
+static const char *stat_count(const char *p, unsigned long long *v)
 {
+	const char *q = p;
+
+	while (*p == ' ')
+		p++;
+	q = p;
+	*v = 0;
+	while (*q >= '0' && *q <= '9' && *v <= STAT_MAX_COUNT)
+		*v = *v * 10 + (*q++ - '0');
+	return q == p || *v > STAT_MAX_COUNT || (*q && *q != ' ') ? NULL : q;
+}
+
+static int stat_add(uint64_t *sum, unsigned long long v)
+{
+	if (*sum + v > STAT_MAX_SUM)
+		return -1;
+	*sum += v;
+	return 0;
+}
+
+/* STAT: "key value" lines; a count that cannot be a real one is damage. */
+static int parse_stat(struct ps_reader *r, uint64_t off, const char *p, size_t len, struct ps_error *err)
+{
+	static const struct {
+		const char *key;
+		size_t field;
+	} sums[] = {
+		{ "lost_events", offsetof(struct ps_reader_stats, lost_events) },
+		{ "lost_markers", offsetof(struct ps_reader_stats, lost_markers) },
+		{ "lost_unknown", offsetof(struct ps_reader_stats, lost_unknown) },
+		{ "lost_overwritten", offsetof(struct ps_reader_stats, lost_overwritten) },
+		{ "pfn_from_page", offsetof(struct ps_reader_stats, pfn_from_page) },
+	};
 	const char *end = p + len;
+	int nr = 0;
 
 	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
+		const char *nl = memchr(p, '\n', end - p), *q;
 		char line[512];
 		unsigned long long a, b, c, d;
-		int i, cpu, n;
+		int i, cpu, n, bad = 0, known = 0;
 
 		if (!nl)
 			nl = end;
@@ -211,31 +251,40 @@ static void parse_stat(struct ps_reader *r, const char *p, size_t len)
 		memcpy(line, p, n);
 		line[n] = 0;
 		p = nl + 1;
-		if (sscanf(line, "lost_events %llu", &a) == 1)
-			r->stats.lost_events += a;
-		else if (sscanf(line, "lost_markers %llu", &a) == 1)
-			r->stats.lost_markers += a;
-		else if (sscanf(line, "lost_unknown %llu", &a) == 1)
-			r->stats.lost_unknown += a;
-		else if (sscanf(line, "lost_overwritten %llu", &a) == 1)
-			r->stats.lost_overwritten += a;
-		else if (sscanf(line, "pfn_from_page %llu", &a) == 1)
-			r->stats.pfn_from_page += a;
-		else if (!strncmp(line, "truncated ", 10))
-			set_truncated(r, "%s", line + 10);
-		else if (sscanf(line, "skipped.%d %llu", &i, &a) == 2 && i >= 0 && i < PS_SKIP_NR)
-			r->stats.skipped[i] += a;
-		else if (sscanf(line, "skip_first.%d %n", &i, &n) == 1 && i >= 0 && i < PS_SKIP_NR)
-			snprintf(r->stats.skip_first[i], sizeof(r->stats.skip_first[i]), "%s", line + n);
-		else if (sscanf(line, "cpu%d.lost %llu %llu %llu %llu", &cpu, &a, &b, &c, &d) == 5) {
-			/* overrun and missed-event reports count the same lost events */
-			uint64_t lost = a > b ? a : b;
+		nr++;
+		for (size_t k = 0; k < sizeof(sums) / sizeof(sums[0]); k++) {
+			size_t kl = strlen(sums[k].key);
 
-			r->stats.lost_events += lost;
-			r->stats.lost_markers += lost && !c ? 1 : c;
-			r->stats.lost_unknown += d;
+			if (strncmp(line, sums[k].key, kl) || line[kl] != ' ')
+				continue;
+			known = 1;
+			bad = !(q = stat_count(line + kl, &a)) || *q ||
+			      stat_add((uint64_t *)((char *)&r->stats + sums[k].field), a);
+			break;
 		}
+		if (known) {
+			/* done */
+		} else if (!strncmp(line, "truncated ", 10)) {
+			set_truncated(r, "%s", line + 10);
+		} else if (sscanf(line, "skipped.%d %n", &i, &n) == 1 && i >= 0 && i < PS_SKIP_NR) {
+			bad = !(q = stat_count(line + n, &a)) || *q || stat_add(&r->stats.skipped[i], a);
+		} else if (sscanf(line, "skip_first.%d %n", &i, &n) == 1 && i >= 0 && i < PS_SKIP_NR) {
+			snprintf(r->stats.skip_first[i], sizeof(r->stats.skip_first[i]), "%s", line + n);
+		} else if (sscanf(line, "cpu%d.lost %n", &cpu, &n) == 1) {
+			/* overrun and missed-event reports count the same lost events */
+			q = line + n;
+			bad = !(q = stat_count(q, &a)) || !(q = stat_count(q, &b)) || !(q = stat_count(q, &c)) ||
+			      !(q = stat_count(q, &d)) || *q;
+			if (!bad)
+				bad = stat_add(&r->stats.lost_events, a > b ? a : b) ||
+				      stat_add(&r->stats.lost_markers, (a > b ? a : b) && !c ? 1 : c) ||
+				      stat_add(&r->stats.lost_unknown, d);
+		}
+		if (bad)
+			return ps_err(err, "%s: byte %llu: STAT section, line %d: '%.80s': a count past 2^48, or counts that add up past 2^62: the file is damaged",
+				      r->path, (unsigned long long)off, nr, line);
 	}
+	return 0;
 }
 
 static int add_blob(struct pgs_state *st, const uint8_t *p, size_t len)
@@ -328,7 +377,8 @@ static int index_sections(struct ps_reader *r, struct pgs_state *st, uint64_t hs
 			if (add_blob(st, st->map + off + PS_PGS_SECTION_HEADER, len) < 0)
 				return ps_err(err, "%s: byte %llu: damaged blob section", r->path, (unsigned long long)off);
 		} else if (!memcmp(h, PS_PGS_STAT, 4)) {
-			parse_stat(r, (const char *)st->map + off + PS_PGS_SECTION_HEADER, len);
+			if (parse_stat(r, off, (const char *)st->map + off + PS_PGS_SECTION_HEADER, len, err) < 0)
+				return -1;
 		} else if (!memcmp(h, PS_PGS_END, 4)) {
 			ended = 1;
 			if (len >= 8 && get64(h + PS_PGS_SECTION_HEADER) != events)
@@ -558,9 +608,9 @@ decompressed:
 
 /*
  * The fast decoder gave up on the batch after @done events of the current
- * frame: decode the frame again from its start with ps_pgs_decode_batch(), which
- * reports the damaged event or, for an unusual but valid record, decodes
- * the batch.
+ * frame: decode the frame again from its start with ps_pgs_decode_batch(),
+ * which reports the damaged event or, for an unusual but valid record,
+ * decodes the batch.
  */
 static int redo_careful(struct ps_reader *r, struct pgs_state *st, uint32_t done,
 			struct ps_error *err)
@@ -570,32 +620,38 @@ static int redo_careful(struct ps_reader *r, struct pgs_state *st, uint32_t done
 	if (load_frame(r, st, st->cur - 1, err) < 0)
 		return -1;
 	while (f->nr - st->left < done)
-		if (ps_pgs_decode_batch(r, st, err) < 0)
+		if (ps_pgs_decode_batch(r, st, 1, err) < 0)
 			return -1;
-	return ps_pgs_decode_batch(r, st, err);
+	return ps_pgs_decode_batch(r, st, 0, err);
 }
 
-/* Decodes and accounts the next batch into st->batch: its count, 0 at the end, -1 on an error. */
+/*
+ * Decodes and accounts the next batch into st->batch: its count, 0 at the
+ * end, -1 on an error.  A batch whose every record was skipped is followed
+ * by the next.
+ */
 static int pgs_batch(struct ps_reader *r, struct pgs_state *st, struct ps_error *err)
 {
 	uint32_t done;
 	int n;
 
-	if (!st->left) {
-		if (st->cur >= st->nr_frames)
-			return 0;
-		if (load_frame(r, st, st->cur++, err) < 0)
-			return -1;
-	}
-	done = st->frames[st->cur - 1].nr - st->left;
-	n = ps_pgs_decode_fast(r, st);
-	if (__builtin_expect(n < 0, 0)) {
-		n = redo_careful(r, st, done, err);
-		if (n < 0)
-			return -1;
-		for (int i = 0; i < n; i++)
-			ps_reader_account_inline(r, &st->batch[i]);
-	}
+	do {
+		if (!st->left) {
+			if (st->cur >= st->nr_frames)
+				return 0;
+			if (load_frame(r, st, st->cur++, err) < 0)
+				return -1;
+		}
+		done = st->frames[st->cur - 1].nr - st->left;
+		n = ps_pgs_decode_fast(r, st);
+		if (__builtin_expect(n < 0, 0)) {
+			n = redo_careful(r, st, done, err);
+			if (n < 0)
+				return -1;
+			for (int i = 0; i < n; i++)
+				ps_reader_account_inline(r, &st->batch[i]);
+		}
+	} while (__builtin_expect(!n, 0));
 	if (__builtin_expect(r->opts.flags & PS_RD_COMM, 0)) {
 		int32_t pid = st->batch[0].pid;
 		struct comm_map t = *comm_of(st, pid);
@@ -732,7 +788,11 @@ int ps_pgs_open(struct ps_reader *r, struct ps_error *err)
 	if (!r->opts.kver_forced && r->release[0] && ps_kver_parse(r->release) != PS_KVER_UNKNOWN)
 		r->kver = ps_kver_parse(r->release);
 	pb = (int32_t)get32(h + PS_PGS_H_PAGEBLOCK);
-	r->pageblock_order = pb >= 0 && pb < 64 ? pb : -1;
+	/* x86-64: HUGETLB_PAGE_ORDER (9), or MAX_PAGE_ORDER without hugetlb */
+	if (pb != -1 && (pb < 1 || pb > PS_EV_MAX_ORDER))
+		return ps_err(err, "%s: byte %d: the header's pageblock order %d is out of range (1 to %d on x86-64, -1 for unknown): the file is damaged",
+			      r->path, PS_PGS_H_PAGEBLOCK, pb, PS_EV_MAX_ORDER);
+	r->pageblock_order = pb;
 	r->nr_cpus = get32(h + PS_PGS_H_NR_CPUS) <= PS_READER_MAX_CPUS ? get32(h + PS_PGS_H_NR_CPUS) : 0;
 	snprintf(r->format, sizeof(r->format), "pagesim v%u", version);
 	if (index_sections(r, st, hsize, err) < 0)

@@ -35,6 +35,10 @@ int cmd_sweep(int argc, char **argv);
 void ps_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ps_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+struct ps_machine;
+/* What a machine's reader found odd but accepted (lib/machine.h), as warnings. */
+void ps_print_machine_warnings(const struct ps_machine *m);
+
 /* Prints "pagesim CMD: <msg>" and the usage hint; returns PS_EXIT_USAGE. */
 int ps_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -297,7 +297,11 @@ int cmd_replay(int argc, char **argv)
 		io.reader_flags |= PS_RD_COMM;	/* kswapd.takeover: when the recorded kswapd last freed; kcompactd's frees */
 	if (ps_input_open(&in, &io) < 0)
 		return PS_EXIT_FAIL;
-	ps_policyopt_recorded(&ro, &in);
+	if (ps_policyopt_recorded(&ro, &in, &err) < 0) {
+		ps_error("%s", err.msg);
+		ps_input_close(&in);
+		return PS_EXIT_FAIL;
+	}
 	if (ro.verbose && !quiet)
 		fprintf(stderr, "pagesim: replay --mode %s under the %s profile (%s)\n",
 			ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate", ro.profile->name, ro.profile->summary);
@@ -314,6 +318,8 @@ int cmd_replay(int argc, char **argv)
 			ps_note_sysroot(machine);
 			if (ps_sysroot_load_machine(machine, other, &err) < 0)
 				goto bad_machine;
+			if (!quiet)
+				ps_print_machine_warnings(other);
 		} else {
 			if (stat(machine, &st) < 0) {
 				if (ps_config_lookup("machines", ".machine", machine, machine_path, sizeof(machine_path)) < 0) {

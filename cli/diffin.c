@@ -427,7 +427,7 @@ int ps_diffin_load_meta(const char *path, int node, struct ps_kv *kv, enum ps_di
 		return ps_err(err, "'%s' is a directory with neither before/ and after/ (a run) nor proc/vmstat (a sysroot)",
 			      path);
 	}
-	text = ps_read_file(path, &len, err);
+	text = ps_read_input(path, &len, err);
 	if (!text)
 		return -1;
 	if (strlen(text) != len) {

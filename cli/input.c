@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +118,8 @@ int ps_input_open(struct ps_input *in, const struct ps_input_opts *o)
 		if (in->machine.nr_nodes == 0)
 			in->machine.nr_nodes = 1;
 	}
+	if (!o->quiet)
+		ps_print_machine_warnings(&in->machine);
 	if (ps_reader_kver(in->reader) == PS_KVER_UNKNOWN && !o->quiet)
 		ps_warn("%s: kernel release unknown: reading migratetypes in the v4.4+ numbering (give --kernel or --sysroot)",
 			o->trace);
@@ -177,24 +180,28 @@ int ps_input_report(struct ps_input *in, int quiet, int allow_truncated)
 	return 0;
 }
 
-int ps_input_sysctl(struct ps_input *in, const char *name, long *value)
+int ps_input_sysctl(struct ps_input *in, const char *name, long *value, struct ps_error *err)
 {
 	struct ps_fsrc src;
 	char rel[256], *text, *end;
+	int absent;
 	long v;
 
 	if (!in->sysroot[0])
-		return -1;
+		return 1;
 	if (in->embedded)
 		ps_fsrc_reader(&src, in->reader, "before", in->trace);
 	else
 		ps_fsrc_dir(&src, in->sysroot);
 	snprintf(rel, sizeof(rel), "proc/sys/%s", name);
-	text = src.read(src.ctx, rel, NULL, NULL);
+	text = ps_fsrc_read_opt(&src, rel, NULL, &absent, err);
 	if (!text)
-		return -1;
+		return absent ? 1 : -1;
+	errno = 0;
 	v = strtol(text, &end, 10);
-	if (end == text) {
+	end += strspn(end, " \t\n");
+	if (end == text || *end || errno) {
+		ps_err(err, "%s/%s: '%.40s' is not a number (the kernel writes one integer)", src.name, rel, text);
 		free(text);
 		return -1;
 	}

@@ -314,7 +314,10 @@ int sweep_plan(struct sweep *s, const char *dir, const struct sweep_args *a, str
 			ps_input_close(&in);
 			return ps_err(err, "bad policy");
 		}
-		ps_policyopt_recorded(&ro, &in);
+		if (ps_policyopt_recorded(&ro, &in, err) < 0) {
+			ps_input_close(&in);
+			return -1;
+		}
 		add_cell(s, t, &ro, NULL, NULL, 0, 1);
 		for (int p = 0; p < np; p++) {
 			const char *pol = s->nr_policies ? s->policies[p] : NULL;
@@ -336,7 +339,8 @@ int sweep_plan(struct sweep *s, const char *dir, const struct sweep_args *a, str
 				memset(&ro, 0, sizeof(ro));
 				rc = ps_policyopt_args(&ro, "sweep", pol, NULL, (const char *const *)sets, s->nr_axes);
 				if (!rc) {
-					ps_policyopt_recorded(&ro, &in);
+					/* the recorded sysctls were checked above */
+					ps_policyopt_recorded(&ro, &in, err);
 					add_cell(s, t, &ro, pol, sets, s->nr_axes, 0);
 				}
 				for (int x = 0; x < s->nr_axes; x++)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "lib/machine.h"
 
 void ps_error(const char *fmt, ...)
 {
@@ -32,6 +33,12 @@ void ps_warn(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void ps_print_machine_warnings(const struct ps_machine *m)
+{
+	for (int i = 0; i < m->nr_warnings; i++)
+		ps_warn("%s", m->warnings[i]);
 }
 
 int ps_usage_error(const char *cmd, const char *fmt, ...)

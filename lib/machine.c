@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +75,17 @@ void ps_machine_assume_end(struct ps_machine *m, uint64_t end_pfn)
 		m->zones[n++] = *d;
 	}
 	m->nr_zones = n;
+}
+
+void ps_machine_warn(struct ps_machine *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (m->nr_warnings >= PS_MACHINE_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(m->warnings[m->nr_warnings++], sizeof(m->warnings[0]), fmt, ap);
+	va_end(ap);
 }
 
 static int zone_cmp(const void *a, const void *b)

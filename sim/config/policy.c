@@ -151,12 +151,18 @@ int ps_policy_load(struct ps_policy *p, const char *path, struct ps_error *err)
 	return ret;
 }
 
-void ps_policy_default(struct ps_policy *p, const char *key, long value)
+int ps_policy_default(struct ps_policy *p, const char *key, long value, const char *where, struct ps_error *err)
 {
 	for (size_t i = 1; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		long *f = (long *)((char *)p + keys[i].off);
 
-		if (!strcmp(keys[i].name, key) && *f == PS_UNSET)
+		if (strcmp(keys[i].name, key))
+			continue;
+		if (value < keys[i].min || value > keys[i].max)
+			return ps_err(err, "%s: %ld is out of range for %s [%ld, %ld]", where, value, key, keys[i].min,
+				      keys[i].max);
+		if (*f == PS_UNSET)
 			*f = value;
 	}
+	return 0;
 }

@@ -16,6 +16,7 @@
 
 #include "sim/mm/zone_layout.h"
 #include "lib/event.h"
+#include "lib/file.h"
 #include "lib/machine.h"
 #include "lib/strtrim.h"
 
@@ -108,26 +109,27 @@ int ps_zone_layout_set(struct ps_zone_layout *l, const char *key, const char *va
 
 int ps_zone_layout_load(struct ps_zone_layout *l, const char *path, struct ps_error *err)
 {
-	FILE *f = fopen(path, "r");
-	char line[512], where[600], *eq, *k, *v;
+	char *text = ps_read_file(path, NULL, err), *line, *next, where[600], *eq, *k, *v;
 	int n = 0, r;
 
-	if (!f)
-		return ps_err(err, "cannot open layout file '%s': %m", path);
+	if (!text)
+		return -1;
 	ps_zone_layout_builtin(l, "4.0");
-	while (fgets(line, sizeof(line), f)) {
+	for (line = text; *line; line = next) {
+		next = strchr(line, '\n');
+		next = next ? (*next = 0, next + 1) : line + strlen(line);
 		n++;
 		snprintf(where, sizeof(where), "%s:%d", path, n);
-		if (!strchr(line, '\n') && !feof(f)) {
-			fclose(f);
-			return ps_err(err, "%s: line too long (at most %zu characters)", where, sizeof(line) - 2);
+		if (strlen(line) > 510) {
+			free(text);
+			return ps_err(err, "%s: line too long (at most %d characters)", where, 510);
 		}
 		k = ps_trim(line);
 		if (!*k || *k == '#')
 			continue;
 		eq = strchr(k, '=');
 		if (!eq) {
-			fclose(f);
+			free(text);
 			return ps_err(err, "%s: expected 'key = value'", where);
 		}
 		*eq = 0;
@@ -135,13 +137,13 @@ int ps_zone_layout_load(struct ps_zone_layout *l, const char *path, struct ps_er
 		k = ps_trim(k);
 		r = ps_zone_layout_set(l, k, v, where, err);
 		if (r) {
-			fclose(f);
 			if (r > 0)
-				return ps_err(err, "%s: unknown layout key '%s' (docs/lock-model.md lists them)", where, k);
+				ps_err(err, "%s: unknown layout key '%s' (docs/lock-model.md lists them)", where, k);
+			free(text);
 			return -1;
 		}
 	}
-	fclose(f);
+	free(text);
 	snprintf(l->name, sizeof(l->name), "%.40s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 	return ps_zone_layout_check(l, err) < 0 ? ps_err(err, "%s: %s", path, err->msg) : 0;
 }

@@ -167,6 +167,8 @@ static void test_cpulist(void)
 	CHECK_EQ(ps_parse_cpulist("3-1", node, 0, &max), -1);
 	CHECK_EQ(ps_parse_cpulist("x", node, 0, &max), -1);
 	CHECK_EQ(ps_parse_cpulist("\n", node, 0, &max), 0);	/* a memory-only node */
+	CHECK_EQ(ps_parse_cpulist("0-2047", node, 0, &max), -2);	/* past the CPU limit, not a syntax error */
+	CHECK_EQ(ps_parse_cpulist("-1", node, 0, &max), -1);
 }
 
 static void test_kv(void)

@@ -60,12 +60,15 @@ int ps_print_version(void);
 
 /*
  * Output that never leaves a half-written file: writes go to a temporary
- * file beside @path, renamed over it by ps_out_commit().  NULL or "-" is
- * stdout.
+ * file beside the file @path names (a symbolic link is followed, never
+ * replaced), renamed over it by ps_out_commit().  A device, a pipe or a
+ * file descriptor (/dev/stdout, /proc/self/fd/1) is written in place.
+ * NULL or "-" is stdout.
  */
 struct ps_out {
 	FILE *f;
-	char *path;
+	char *path;		/* as given, for messages */
+	char *real;		/* the file replaced: links followed, directory resolved */
 	char *tmp;
 };
 

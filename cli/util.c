@@ -190,25 +190,109 @@ void ps_note_sysroot(const char *dir)
 	}
 }
 
+/* @p names a file descriptor: /proc/<pid>/fd/N, /dev/fd/N. */
+static int names_fd(const char *p)
+{
+	const char *q;
+
+	if (!strncmp(p, "/dev/fd/", 8))
+		q = p + 8;
+	else if (!strncmp(p, "/proc/", 6) && (q = strchr(p + 6, '/')) && !strncmp(q, "/fd/", 4))
+		q += 4;
+	else
+		return 0;
+	return *q && strspn(q, "0123456789") == strlen(q);
+}
+
+/*
+ * Follows the symbolic links of @path's last component: 1 if one of them
+ * names a file descriptor (/dev/stdout, /proc/self/fd/1), which is written
+ * in place; into @out the last name of the chain (the file a link points
+ * to, which may not exist yet).  -1 for a loop.
+ */
+static int follow_links(const char *path, char *out, size_t len)
+{
+	char cur[4096], link[4096], *slash;
+	struct stat st;
+
+	snprintf(cur, sizeof(cur), "%s", path);
+	for (int hops = 0; hops < 40; hops++) {
+		ssize_t n;
+
+		if (names_fd(cur))
+			return 1;
+		if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode)) {
+			snprintf(out, len, "%s", cur);
+			return 0;
+		}
+		n = readlink(cur, link, sizeof(link) - 1);
+		if (n < 0) {
+			snprintf(out, len, "%s", cur);
+			return 0;
+		}
+		link[n] = 0;
+		if (link[0] == '/' || !(slash = strrchr(cur, '/'))) {
+			snprintf(cur, sizeof(cur), "%s", link);
+		} else {
+			char dir[4096];
+
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - cur), cur);
+			snprintf(cur, sizeof(cur), "%s/%s", dir, link);
+		}
+	}
+	return -1;
+}
+
+/*
+ * The file an output replaces: @path with its symbolic links followed and
+ * its directory resolved (realpath), so that the temporary file goes beside
+ * the real file and the rename replaces it, never a link to it.
+ */
+static int resolve_output(const char *path, char **real, struct ps_error *err)
+{
+	char last[4096], *dir, *base, *rdir;
+
+	if (follow_links(path, last, sizeof(last)) < 0)
+		return ps_err(err, "cannot write '%s': too many levels of symbolic links", path);
+	*real = realpath(last, NULL);
+	if (*real)
+		return 0;
+	if (errno != ENOENT)
+		return ps_err(err, "cannot write '%s': %s", path, strerror(errno));
+	/* a new file: its directory must exist */
+	base = strrchr(last, '/');
+	dir = base ? strndup(last, base == last ? 1 : base - last) : strdup(".");
+	base = base ? base + 1 : last;
+	rdir = dir ? realpath(dir, NULL) : NULL;
+	free(dir);
+	if (!rdir)
+		return ps_err(err, "cannot create '%s': %s (does the directory exist and is it writable?)", path, strerror(errno));
+	if (asprintf(real, "%s%s%s", rdir, strcmp(rdir, "/") ? "/" : "", base) < 0) {
+		free(rdir);
+		return ps_err(err, "out of memory");
+	}
+	free(rdir);
+	return 0;
+}
+
 int ps_out_open(struct ps_out *o, const char *path, struct ps_error *err)
 {
 	struct stat st, in;
-	int fd;
+	char last[4096], *real = NULL;
+	int fd, r;
 
 	memset(o, 0, sizeof(*o));
 	if (!path || !strcmp(path, "-")) {
 		o->f = stdout;
 		return 0;
 	}
-	/* -o naming the input would rename the output over the user's trace */
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		for (int i = 0; i < nr_input_paths; i++)
-			if (stat(input_paths[i], &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino)
-				return ps_err(err, "will not write '%s': it is the input %s, which the output would replace (give another file)",
-					      path, input_paths[i]);
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		/* a device or a pipe (/dev/null, /dev/full, a fifo): written in place, never renamed over */
-		if (S_ISDIR(st.st_mode))
+	r = follow_links(path, last, sizeof(last));
+	if (r == 0 && resolve_output(path, &real, err) < 0)
+		return -1;
+	if (r > 0 || (stat(real, &st) == 0 && !S_ISREG(st.st_mode))) {
+		/* a descriptor, device or pipe (/dev/stdout, /dev/null, /dev/full, a fifo): written in place */
+		free(real);
+		if (r == 0 && S_ISDIR(st.st_mode))
 			return ps_err(err, "cannot write '%s': it is a directory (give a file name)", path);
 		o->f = fopen(path, "w");
 		if (!o->f)
@@ -216,15 +300,27 @@ int ps_out_open(struct ps_out *o, const char *path, struct ps_error *err)
 		o->path = strdup(path);
 		return 0;
 	}
+	/* -o naming the input would rename the output over the user's trace */
+	if (stat(real, &st) == 0)
+		for (int i = 0; i < nr_input_paths; i++)
+			if (stat(input_paths[i], &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
+				free(real);
+				return ps_err(err, "will not write '%s': it is the input %s, which the output would replace (give another file)",
+					      path, input_paths[i]);
+			}
 	o->path = strdup(path);
-	if (!o->path || asprintf(&o->tmp, "%s.tmp.XXXXXX", path) < 0)
+	o->real = real;
+	if (!o->path || asprintf(&o->tmp, "%s.tmp.XXXXXX", real) < 0) {
+		ps_out_abort(o);
 		return ps_err(err, "out of memory");
+	}
 	fd = mkstemp(o->tmp);
 	if (fd < 0) {
 		ps_err(err, "cannot create '%s': %s (does the directory exist and is it writable?)", o->tmp,
 		       strerror(errno));
 		free(o->tmp);
 		o->tmp = NULL;
+		ps_out_abort(o);
 		return -1;
 	}
 	{
@@ -238,7 +334,11 @@ int ps_out_open(struct ps_out *o, const char *path, struct ps_error *err)
 	if (!o->f) {
 		close(fd);
 		unlink(o->tmp);
-		return ps_err(err, "cannot write '%s': %s", o->tmp, strerror(errno));
+		ps_err(err, "cannot write '%s': %s", o->tmp, strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		ps_out_abort(o);
+		return -1;
 	}
 	tmp_track(o->tmp, 1);
 	return 0;
@@ -269,7 +369,7 @@ int ps_out_commit(struct ps_out *o, struct ps_error *err)
 		ps_out_abort(o);
 		return ps_err(err, "cannot write '%s': %s; nothing was written", o->path, strerror(e));
 	}
-	if (fclose(o->f) != 0 || rename(o->tmp, o->path) != 0) {
+	if (fclose(o->f) != 0 || rename(o->tmp, o->real) != 0) {
 		int e = errno;
 
 		o->f = NULL;
@@ -280,7 +380,8 @@ int ps_out_commit(struct ps_out *o, struct ps_error *err)
 	tmp_track(o->tmp, 0);
 	free(o->tmp);
 	free(o->path);
-	o->tmp = o->path = NULL;
+	free(o->real);
+	o->tmp = o->path = o->real = NULL;
 	return 0;
 }
 
@@ -296,6 +397,7 @@ void ps_out_abort(struct ps_out *o)
 		fclose(o->f);
 	}
 	free(o->path);
+	free(o->real);
 	memset(o, 0, sizeof(*o));
 }
 

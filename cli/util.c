@@ -124,9 +124,10 @@ int ps_getopt(const char *cmd, int argc, char **argv, const char *shortopts, con
 }
 
 /*
- * Temporary files of open outputs, removed if SIGINT, SIGTERM or SIGHUP
- * kills the process before ps_out_commit() (a subcommand with its own
- * handlers, like record, keeps them and aborts its outputs itself).
+ * Temporary files of open outputs, removed if a signal whose default is to
+ * end the process arrives before ps_out_commit() (a subcommand with its own
+ * handlers, like record's SIGINT, SIGTERM and SIGHUP, keeps them and aborts
+ * its outputs itself).  SIGKILL and SIGSTOP cannot be caught.
  */
 #define NR_TMP 8
 static char tmp_paths[NR_TMP][4096];
@@ -143,16 +144,21 @@ static void on_fatal_signal(int sig)
 
 static void tmp_track(const char *tmp, int on)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGUSR1,
+				    SIGSEGV, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGSTKFLT, SIGXCPU, SIGXFSZ,
+				    SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSYS };
 	static int installed;
 
 	if (!installed) {
-		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-			struct sigaction old, sa = { .sa_handler = on_fatal_signal };
+		struct sigaction old, sa = { .sa_handler = on_fatal_signal };
 
+		/* a handler already there (record's, a sanitizer's) or an ignored signal stays */
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 			if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
 				sigaction(sigs[i], &sa, NULL);
-		}
+		for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+			if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+				sigaction(sig, &sa, NULL);
 		installed = 1;
 	}
 	for (int i = 0; i < NR_TMP; i++) {

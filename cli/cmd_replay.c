@@ -204,6 +204,32 @@ static int trace_pfn_end(const struct ps_input_opts *io, uint64_t *end)
 	return rc < 0 ? -1 : 0;
 }
 
+/*
+ * What the replay counted but could not use, on stderr as stat reports it:
+ * events outside every zone, allocations on CPUs no node lists, orders out
+ * of range, zone-lock sections outside the lock model.  Read from the
+ * counters the replay produced.
+ */
+static void report_unused(const struct ps_kv *kv, const struct ps_machine *m)
+{
+	static const struct {
+		const char *name, *what, *why;
+	} rows[] = {
+		{ "pfn_outside_zones", "events whose pfn lies in no zone of", " (is the sysroot from the traced machine?)" },
+		{ "cpu_without_node", "allocations on CPUs that no node lists in", " (is the sysroot from the traced machine?)" },
+		{ "events_order_out_of_range", "events of an order above 10 on", "" },
+		{ "zone_lock_ignored", "zone-lock sections on a zone or CPU the lock model lacks on", "" },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct ps_kv_item *it = ps_kv_get(kv, rows[i].name);
+
+		if (it && it->value > 0)
+			ps_warn("skipped %llu %s %s%s", (unsigned long long)it->value, rows[i].what,
+				m->source ? m->source : "the machine", rows[i].why);
+	}
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct ps_replay_opts ro = { .mode = PS_REPLAY_FOLLOW };
@@ -445,6 +471,8 @@ int cmd_replay(int argc, char **argv)
 		for (int t = 0; t < PS_EV_NR; t++)
 			total += s->events[t];
 		ps_kv_set(&kv, "events_lost", (int64_t)(s->lost_events + s->lost_overwritten));
+		if (!quiet)
+			report_unused(&kv, ro.traced ? ro.traced : &in.machine);
 		if (!quiet && defects)
 			ps_warn("%llu fidelity defects in %llu events (%.3f%%)%s", (unsigned long long)defects,
 				(unsigned long long)total, total ? 100.0 * defects / total : 0.0,

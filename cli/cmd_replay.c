@@ -151,7 +151,7 @@ static int load_after(struct ps_input *in, const struct ps_input_opts *io, const
 {
 	struct ps_machine *m = malloc(sizeof(*m));
 	struct ps_error err = { { 0 } };
-	char buf[4096];
+	char buf[4096], what[256];
 
 	*out = NULL;
 	if (!m) {
@@ -162,6 +162,12 @@ static int load_after(struct ps_input *in, const struct ps_input_opts *io, const
 		ps_note_sysroot(dir ? dir : buf);
 		if (ps_sysroot_load_machine(dir ? dir : buf, m, &err) < 0) {
 			ps_error("--untraced-use: the end state: %s", err.msg);
+			free(m);
+			return -1;
+		}
+		if (!ps_machine_same(&in->machine, m, what, sizeof(what))) {
+			ps_error("--untraced-use: the end state %s is not of the machine of %s: it has %s", dir ? dir : buf,
+				 in->sysroot, what);
 			free(m);
 			return -1;
 		}

@@ -8,6 +8,7 @@
 #ifndef PS_MACHINE_H
 #define PS_MACHINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define PS_MAX_NODES 64
@@ -165,6 +166,14 @@ static inline int ps_machine_node_cpus(const struct ps_machine *m, int node)
 
 /* Adds a warning to @m (printf format); past PS_MACHINE_WARNINGS they are dropped. */
 void ps_machine_warn(struct ps_machine *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Whether @a and @b describe one machine (one boot): the same kernel
+ * release where both name one, nodes, and zones at the same pfns.  If not,
+ * @msg says what @b has instead.  Managed pages and CPUs may differ
+ * (ballooning, hotplug).
+ */
+int ps_machine_same(const struct ps_machine *a, const struct ps_machine *b, char *msg, size_t len);
 
 /* Sorts zones by start_pfn; call after adding zones. */
 void ps_machine_finish(struct ps_machine *m);

@@ -751,3 +751,40 @@ int ps_sysroot_load_counters(const char *dir, struct ps_kv *kv, struct ps_error 
 	ps_fsrc_dir(&src, dir);
 	return ps_sysroot_load_counters_src(&src, kv, err);
 }
+
+int ps_sysroot_same_machine(const struct ps_machine *before, const struct ps_fsrc *bsrc, const struct ps_fsrc *asrc,
+			    struct ps_error *err)
+{
+	struct ps_machine *b = NULL, *a = malloc(sizeof(*a));
+	char what[256];
+	int ret = -1;
+
+	if (!a)
+		return ps_err(err, "out of memory");
+	/* snapshots without a zoneinfo (counters only) cannot be compared */
+	if (!asrc->exists(asrc->ctx, "proc/zoneinfo") || (!before && !bsrc->exists(bsrc->ctx, "proc/zoneinfo"))) {
+		free(a);
+		return 0;
+	}
+	if (!before) {
+		b = malloc(sizeof(*b));
+		if (!b) {
+			ps_err(err, "out of memory");
+			goto out;
+		}
+		if (ps_sysroot_load_machine_src(bsrc, b, err) < 0)
+			goto out;
+		before = b;
+	}
+	if (ps_sysroot_load_machine_src(asrc, a, err) < 0)
+		goto out;
+	if (!ps_machine_same(before, a, what, sizeof(what))) {
+		ps_err(err, "%s is not a snapshot of the machine of %s: it has %s", asrc->name, bsrc->name, what);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(a);
+	free(b);
+	return ret;
+}

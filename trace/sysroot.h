@@ -51,6 +51,15 @@ char *ps_fsrc_read_opt(const struct ps_fsrc *src, const char *rel, size_t *len, 
 int ps_sysroot_load_machine_src(const struct ps_fsrc *src, struct ps_machine *m, struct ps_error *err);
 int ps_sysroot_load_counters_src(const struct ps_fsrc *src, struct ps_kv *kv, struct ps_error *err);
 
+/*
+ * @asrc must be a snapshot of the machine of @bsrc (@before: that machine,
+ * already loaded, or NULL to load it): the same kernel, nodes and zones
+ * (lib/machine.h's ps_machine_same).  -1 with @err saying what differs; 0
+ * also when either has no proc/zoneinfo to compare.
+ */
+int ps_sysroot_same_machine(const struct ps_machine *before, const struct ps_fsrc *bsrc, const struct ps_fsrc *asrc,
+			    struct ps_error *err);
+
 /* Parsers of single files, exposed for tests and fuzzing; @name is for messages. */
 int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err);
 int ps_parse_pagetypeinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err);

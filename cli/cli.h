@@ -39,6 +39,9 @@ struct ps_machine;
 /* What a machine's reader found odd but accepted (lib/machine.h), as warnings. */
 void ps_print_machine_warnings(const struct ps_machine *m);
 
+/* The first of @n "KEY=VALUE" options whose key an earlier one gave (into @key), or -1. */
+int ps_sets_repeated(const char *const *sets, int n, char *key, size_t len);
+
 /* Prints "pagesim CMD: <msg>" and the usage hint; returns PS_EXIT_USAGE. */
 int ps_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -115,6 +115,12 @@ int cmd_lockstat(int argc, char **argv)
 		if (ps_zone_layout_load(&lp.layout, layout, &err) < 0)
 			return ps_usage_error("lockstat", "--layout: %s", err.msg);
 	}
+	{
+		char key[256];
+
+		if (ps_sets_repeated(sets, nr_sets, key, sizeof(key)) >= 0)
+			return ps_usage_error("lockstat", "--set: key '%s' given twice", key);
+	}
 	for (int i = 0; i < nr_sets; i++) {
 		char key[128], *eq = strchr(sets[i], '=');
 		const char *val;

@@ -236,6 +236,33 @@ static void report_unused(const struct ps_kv *kv, const struct ps_machine *m)
 	}
 }
 
+/* A traced CPU two items of --cpu-map name (each item parsed alone), or -1. */
+static int cpu_map_overlap(const char *text)
+{
+	static int16_t seen[PS_MAX_CPUS], one[PS_MAX_CPUS];
+	char item[128];
+
+	for (int c = 0; c < PS_MAX_CPUS; c++)
+		seen[c] = -1;
+	while (*text) {
+		size_t n = strcspn(text, ",");
+
+		snprintf(item, sizeof(item), "%.*s", (int)n, text);
+		text += n + (text[n] == ',');
+		for (int c = 0; c < PS_MAX_CPUS; c++)
+			one[c] = -1;
+		if (ps_replay_parse_cpu_map(item, one) < 0)
+			continue;
+		for (int c = 0; c < PS_MAX_CPUS; c++) {
+			if (one[c] >= 0 && seen[c] >= 0)
+				return c;
+			if (one[c] >= 0)
+				seen[c] = one[c];
+		}
+	}
+	return -1;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct ps_replay_opts ro = { .mode = PS_REPLAY_FOLLOW };
@@ -313,6 +340,18 @@ int cmd_replay(int argc, char **argv)
 		ro.cpu_node_map[c] = -1;
 	if (cpu_map && ps_replay_parse_cpu_map(cpu_map, ro.cpu_node_map) < 0)
 		return ps_usage_error("replay", "--cpu-map wants TRACED_CPUS:NODE pairs such as 0-1:0,2-3:1, not '%s'", cpu_map);
+	if (cpu_map) {
+		int c = cpu_map_overlap(cpu_map);
+
+		if (c >= 0)
+			return ps_usage_error("replay", "--cpu-map '%s' maps traced CPU %d twice: give each CPU one node", cpu_map, c);
+	}
+	{
+		char key[256];
+
+		if (ps_sets_repeated(sets, nr_sets, key, sizeof(key)) >= 0)
+			return ps_usage_error("replay", "--set: key '%s' given twice", key);
+	}
 	if (cpu_map && !machine)
 		return ps_usage_error("replay", "--cpu-map maps CPUs onto the machine of --machine");
 	if (machine && ro.mode != PS_REPLAY_SIMULATE)

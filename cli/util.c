@@ -41,6 +41,36 @@ void ps_print_machine_warnings(const struct ps_machine *m)
 		ps_warn("%s", m->warnings[i]);
 }
 
+/* The key of "KEY=VALUE" (spaces around it dropped) into @key; its length. */
+static size_t set_key(const char *set, char *key, size_t len)
+{
+	const char *eq = strchr(set, '='), *end = eq ? eq : set + strlen(set);
+
+	while (*set == ' ')
+		set++;
+	while (end > set && end[-1] == ' ')
+		end--;
+	snprintf(key, len, "%.*s", (int)(end - set), set);
+	return end - set;
+}
+
+int ps_sets_repeated(const char *const *sets, int n, char *key, size_t len)
+{
+	char a[256], b[256];
+
+	for (int i = 1; i < n; i++) {
+		set_key(sets[i], a, sizeof(a));
+		for (int j = 0; j < i; j++) {
+			set_key(sets[j], b, sizeof(b));
+			if (a[0] && !strcmp(a, b)) {
+				snprintf(key, len, "%s", a);
+				return i;
+			}
+		}
+	}
+	return -1;
+}
+
 int ps_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

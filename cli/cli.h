@@ -88,6 +88,17 @@ void ps_out_abort(struct ps_out *o);
 /* Counters as "name value" lines or as a JSON object. */
 void ps_print_kv_vmstat(FILE *f, const struct ps_kv *kv);
 void ps_print_json_str(FILE *f, const char *s);
+
+/*
+ * @s with every byte that is not part of valid UTF-8 (a path is any bytes)
+ * replaced by U+FFFD, malloc'd (NULL on no memory): JSON must be UTF-8,
+ * and json-c copies bytes as they are.
+ */
+char *ps_utf8_clean(const char *s);
+
+struct json_object;
+/* A json-c string of @s, cleaned by ps_utf8_clean(). */
+struct json_object *ps_json_string(const char *s);
 void ps_print_kv_json(FILE *f, const struct ps_kv *kv, const char *const *meta_kv, int nr_meta);
 
 /*

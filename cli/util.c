@@ -5,6 +5,7 @@
 #include <json-c/json.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -443,12 +444,71 @@ void ps_print_kv_vmstat(FILE *f, const struct ps_kv *kv)
 		fprintf(f, "%s %lld\n", kv->items[i].name, (long long)kv->items[i].value);
 }
 
+/* The length of the valid UTF-8 sequence at @s (no overlong form, no surrogate, at most U+10FFFF), or 0. */
+static int utf8_len(const unsigned char *s)
+{
+	uint32_t c;
+	int n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) || (n == 4 && (c < 0x10000 || c > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+char *ps_utf8_clean(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = malloc(3 * strlen(s) + 1), *q = out;
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		int n = utf8_len(p);
+
+		if (n) {
+			memcpy(q, p, n);
+			q += n;
+			p += n;
+		} else {
+			memcpy(q, "\xef\xbf\xbd", 3);	/* U+FFFD */
+			q += 3;
+			p++;
+		}
+	}
+	*q = 0;
+	return out;
+}
+
+json_object *ps_json_string(const char *s)
+{
+	char *clean = ps_utf8_clean(s);
+	json_object *o = json_object_new_string(clean ? clean : "");
+
+	free(clean);
+	return o;
+}
+
 /* JSON through json-c: its escaping, its layout (two spaces a level, "key": value). */
 #define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 void ps_print_json_str(FILE *f, const char *s)
 {
-	json_object *o = json_object_new_string(s);
+	json_object *o = ps_json_string(s);
 
 	fputs(json_object_to_json_string_ext(o, JSON_FLAGS), f);
 	json_object_put(o);
@@ -459,7 +519,7 @@ void ps_print_kv_json(FILE *f, const struct ps_kv *kv, const char *const *meta, 
 	json_object *root = json_object_new_object(), *ctrs = json_object_new_object();
 
 	for (int i = 0; i + 1 < nr_meta * 2; i += 2)
-		json_object_object_add(root, meta[i], json_object_new_string(meta[i + 1] ? meta[i + 1] : ""));
+		json_object_object_add(root, meta[i], ps_json_string(meta[i + 1] ? meta[i + 1] : ""));
 	/* names are unique in a ps_kv: no lookup per add */
 	for (int i = 0; i < kv->nr; i++)
 		json_object_object_add_ex(ctrs, kv->items[i].name, json_object_new_int64(kv->items[i].value),

@@ -406,6 +406,8 @@ int cmd_replay(int argc, char **argv)
 			ps_note_input(machine);
 			if (ps_machine_load(machine, other, &err) < 0)
 				goto bad_machine;
+			if (!quiet)
+				ps_print_machine_warnings(other);
 		}
 		if (other->page_shift != in.machine.page_shift) {
 			ps_error("%s: page size %d differs from the trace's %d: a trace replays only on a machine of the same page size",
@@ -462,6 +464,24 @@ int cmd_replay(int argc, char **argv)
 			return PS_EXIT_FAIL;
 		}
 		ro.after = after;
+	}
+	if (ro.policy.min_free_kbytes != PS_UNSET && ro.policy.min_free_kbytes != ro.recorded.min_free_kbytes) {
+		/* every zone's min watermark is its share of min_free_kbytes: above the pages, nothing passes */
+		const struct ps_machine *mm = other ? other : &in.machine;
+		uint64_t lowmem = 0, min_pages = (uint64_t)ro.policy.min_free_kbytes >> (mm->page_shift - 10);
+
+		for (int i = 0; i < mm->nr_zones; i++)
+			if (mm->zones[i].type != PS_ZONE_HIGHMEM && mm->zones[i].type != PS_ZONE_MOVABLE)
+				lowmem += mm->zones[i].managed;
+		if (lowmem && min_pages >= lowmem) {
+			ps_error("vm.min_free_kbytes = %ld is %llu pages, not below the %llu pages the zones of %s manage: every zone's min watermark would lie above its pages",
+				 ro.policy.min_free_kbytes, (unsigned long long)min_pages, (unsigned long long)lowmem,
+				 mm->source ? mm->source : "the machine");
+			ps_input_close(&in);
+			free(other);
+			free(after);
+			return PS_EXIT_USAGE;
+		}
 	}
 	r = ps_replay_create(other ? other : &in.machine, &ro, msg, sizeof(msg));
 	if (!r) {

@@ -172,6 +172,19 @@ int ps_input_report(struct ps_input *in, int quiet, int allow_truncated)
 		}
 		ps_warn("%s", s->truncated_msg);
 	}
+	if (!quiet && in->sysroot[0] && !in->embedded) {
+		/* what the trace says of its machine (read with its events) against the sysroot's */
+		int pb = ps_reader_pageblock_order(in->reader), cpus = ps_reader_nr_cpus(in->reader), pti = 0;
+
+		for (int i = 0; i < in->machine.nr_zones; i++)
+			pti |= in->machine.zones[i].have_pagetypeinfo;
+		if (pb > 0 && pti && pb != in->machine.pageblock_order)
+			ps_warn("%s says pageblock order %d but %s/proc/pagetypeinfo %d: is the sysroot from the traced machine?",
+				in->trace, pb, in->sysroot, in->machine.pageblock_order);
+		if (cpus > 0 && in->machine.nr_cpus > 0 && cpus > in->machine.nr_cpus)
+			ps_warn("%s was recorded on %d CPUs but the node cpulists of %s list %d: is the sysroot from the traced machine?",
+				in->trace, cpus, in->sysroot, in->machine.nr_cpus);
+	}
 	if (!total) {
 		ps_error("%s: no kmem page event found in this %s: record kmem:mm_page_alloc and the other kmem page events",
 			 in->trace, ps_reader_format(in->reader));

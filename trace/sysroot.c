@@ -108,6 +108,16 @@ static int zone_consistent(const struct ps_zone_desc *z, const char *name, int z
 				(unsigned long long)z->managed,
 				(uint64_t)z->wmark_min > z->managed ? "no allocation there passes its watermarks"
 								    : "kswapd can never balance it");
+	{
+		uint64_t seeded = 0;
+
+		for (int i = 0; i < m->nr_pcp_seed; i++)
+			if (m->pcp_seed[i].node == z->node && m->pcp_seed[i].type == z->type)
+				seeded += (uint64_t)m->pcp_seed[i].count;
+		if (seeded > z->managed)
+			return ps_err(err, "%s:%d: zone %s of node %d: its per-CPU lists hold %llu pages (pagesets' count lines), more than its %llu managed pages",
+				      name, zline, zn, z->node, (unsigned long long)seeded, (unsigned long long)z->managed);
+	}
 	if (z->free_pages > z->managed)
 		ps_machine_warn(m, "%s:%d: zone %s of node %d: %llu pages free but %llu managed",
 				name, zline, zn, z->node, (unsigned long long)z->free_pages,

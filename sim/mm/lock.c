@@ -33,6 +33,7 @@
  *    PS_LOCK_RING sections behind the trace, or more than the access queue
  *    holds in flight, is served early; both are counted (zone_lock_forced).
  */
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,7 +81,7 @@ struct zone_state {
 
 struct ps_lock {
 	struct ps_lock_params p;
-	int nr_zones, nr_cpus;
+	int nr_zones, nr_cpus, ring_cap;
 	struct cpu_state *cpus;
 	struct zone_state *zones;
 	struct ps_cl *cl;
@@ -151,7 +152,8 @@ struct ps_lock *ps_lock_create(const struct ps_lock_params *p, int nr_zones, int
 	lk->cpus = calloc(nr_cpus, sizeof(*lk->cpus));
 	lk->zones = calloc(nr_zones, sizeof(*lk->zones));
 	lk->cheap = calloc(nr_cpus, sizeof(int));
-	lk->cap_aheap = 65536 + 64 * nr_cpus;
+	lk->cap_aheap = p->queue_cap > 0 ? (p->queue_cap > 8 ? p->queue_cap : 8) : 65536 + 64 * nr_cpus;
+	lk->ring_cap = p->ring_cap > 0 && p->ring_cap < PS_LOCK_RING ? p->ring_cap : PS_LOCK_RING;
 	lk->aheap = malloc(lk->cap_aheap * sizeof(*lk->aheap));
 	lk->cl = ps_cl_create(nr_zones, nr_cpus);
 	if (!lk->cpus || !lk->zones || !lk->cheap || !lk->aheap || !lk->cl)
@@ -281,6 +283,7 @@ static void acc_push(struct ps_lock *lk, struct access a)
 		lk->forced++;
 		run_access(lk, &e, 1, UINT64_MAX);
 	}
+	assert(lk->nr_aheap < lk->cap_aheap);
 	a.seq = lk->seq++;
 	i = lk->nr_aheap++;
 	while (i > 0 && acc_before(&a, &lk->aheap[(i - 1) / 2])) {
@@ -455,8 +458,8 @@ void ps_lock_submit(struct ps_lock *lk, const struct ps_lock_sect *s)
 		lk->late++;
 		s = &late;
 	}
-	while (c->len == PS_LOCK_RING) {
-		/* this CPU is PS_LOCK_RING sections behind: serve the queue until it has room */
+	while (c->len == lk->ring_cap) {
+		/* this CPU is ring_cap sections behind: serve the queue until it has room */
 		lk->forced++;
 		serve_one(lk);
 	}

@@ -58,6 +58,13 @@ struct ps_lock_params {
 	uint64_t page_ns;	/* lock.page_ns: per block moved */
 	int carry;		/* lock.carry: a wait delays the CPU's later sections (1) or not (0) */
 	struct ps_zone_layout layout;
+	/*
+	 * The bounded queues' sizes, 0 for the defaults (tests and fuzzing
+	 * make them small to reach what a full queue does): accesses in
+	 * flight (at least 8; default 65536 + 64 per CPU), sections a CPU may
+	 * have waiting (1 to 256, the default).
+	 */
+	int queue_cap, ring_cap;
 };
 
 /* Defaults, layout 4.0. */

@@ -284,14 +284,22 @@ static void test_follow_grouping(void)
  * runs its earliest early (zone_lock_forced) and stays within its bounds;
  * every section and block is still counted, the same on every run.
  */
-static uint64_t full_queue_run(uint64_t *forced)
+static uint64_t full_queue_run(uint64_t *forced, int queue_cap, int ring_cap)
 {
-	struct ps_lock *lk = make("4.0", 100, 10, 1);
+	struct ps_lock_params p;
+	struct ps_error err;
+	struct ps_lock *lk;
 	struct ps_lock_zone_stats st;
 	const struct ps_kv_item *it;
 	struct ps_kv kv;
 	uint64_t transfers;
 
+	ps_lock_params_init(&p);
+	p.acquire_ns = 100;
+	p.page_ns = 10;
+	p.queue_cap = queue_cap;
+	p.ring_cap = ring_cap;
+	lk = ps_lock_create(&p, 2, 4, &err);
 	for (int i = 0; i < 40000; i++)
 		sect(lk, i % 4, 1000, 8, PS_LOCK_REFILL);
 	ps_lock_finish(lk);
@@ -313,10 +321,13 @@ static uint64_t full_queue_run(uint64_t *forced)
 
 static void test_full_queue(void)
 {
-	uint64_t f1, f2;
+	uint64_t f1, f2, f3;
 
-	CHECK_EQ(full_queue_run(&f1), full_queue_run(&f2));
+	CHECK_EQ(full_queue_run(&f1, 0, 0), full_queue_run(&f2, 0, 0));
 	CHECK_EQ(f1, f2);
+	/* the smallest queues: every push runs the earliest access, every submission serves one */
+	full_queue_run(&f3, 8, 1);
+	CHECK(f3 > f1);
 }
 
 int main(void)

@@ -74,6 +74,19 @@ int ps_tep_kmem_check(const struct ps_tep_kmem *k, char *msg, size_t len)
 				snprintf(msg, len, "format of kmem:%s has no field '%s'", ps_event_names[t], need[t][i]);
 				return -1;
 			}
+		/*
+		 * The common fields open every record, 16 bytes at most (type,
+		 * flags, preempt count, pid; lock_depth before 3.x): common_type
+		 * a u16 at 0 (the event id), common_pid an int, in every kernel.
+		 */
+		for (fl = f->event->format.common_fields; fl; fl = fl->next)
+			if (fl->offset < 0 || fl->size <= 0 || fl->offset + fl->size > 16 ||
+			    (!strcmp(fl->name, "common_type") && (fl->offset != 0 || fl->size != 2)) ||
+			    (!strcmp(fl->name, "common_pid") && fl->size != 4)) {
+				snprintf(msg, len, "format of kmem:%s puts common field '%s' at offset %d, %d bytes (the common fields are the first bytes of a record)",
+					 ps_event_names[t], fl->name, fl->offset, fl->size);
+				return -1;
+			}
 		/* the fields read as numbers: a record is at most a ring-buffer page */
 		for (fl = f->event->format.fields; fl; fl = fl->next) {
 			int used = fl == f->pfn || fl == f->page || fl == f->order || fl == f->gfp || fl == f->mt ||

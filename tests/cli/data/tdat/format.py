@@ -5,6 +5,8 @@
 #   order-size   'order' given 3 bytes
 #   order-offset 'order' moved to offset 99, past the end of every record
 #   ts-size      header_page's timestamp given 4 bytes
+#   common-type  common_type given 4 bytes (every record's event id then
+#                read wrong: "events that are not kmem page events")
 import sys
 
 src, dst, what = sys.argv[1:4]
@@ -27,6 +29,8 @@ elif what == 'order-offset':
     swap(order, b'offset:16;', b'offset:99;')
 elif what == 'ts-size':
     swap(0, b'field: u64 timestamp;\toffset:0;\tsize:8;', b'field: u64 timestamp;\toffset:0;\tsize:4;')
+elif what == 'common-type':
+    swap(ev, b'field:unsigned short common_type;\toffset:0;\tsize:2;', b'field:unsigned short common_type;\toffset:0;\tsize:4;')
 else:
     sys.exit('format.py: unknown damage ' + what)
 open(dst, 'wb').write(d)

@@ -147,8 +147,8 @@ static int decode(const uint8_t *data, size_t size)
 			ps_event_set_comm(e, "kswapd0");
 		else if (p[0] & 16)
 			ps_event_set_comm(e, "kcompactd0");
-		ts += (uint64_t)(int64_t)dt << unit;	/* wraps: a timestamp past 2^64 ns comes round */
-		e->ts_ns = ts;
+		ts += (uint64_t)(int64_t)dt << unit;	/* wraps: a timestamp past the top comes round */
+		e->ts_ns = ts & PS_EV_MAX_TS;		/* as the readers give them (event.h) */
 		n++;
 	}
 	return n;

@@ -62,6 +62,12 @@ static inline int orders_bad(const struct ps_event *e)
 	       (e->type == PS_EV_EXTFRAG && (e->alloc_order > PS_EV_MAX_ORDER || e->fallback_order > PS_EV_MAX_ORDER));
 }
 
+/* A bad field the other readers skip too: an order out of range, a timestamp past 2^63 ns. */
+static inline int fields_bad(const struct ps_event *e)
+{
+	return orders_bad(e) || e->ts_ns > PS_EV_MAX_TS;
+}
+
 /*
  * Decodes up to PGS_BATCH records of the current frame into st->batch.  The
  * column cursors live in locals for the whole loop (through uint8_t
@@ -171,7 +177,7 @@ int ps_pgs_decode_batch(struct ps_reader *r, struct pgs_state *st, int again, st
 		}
 		e->comm = NULL;
 		e->task = PS_TASK_OTHER;
-		if (__builtin_expect(orders_bad(e), 0)) {
+		if (__builtin_expect(fields_bad(e), 0)) {
 			const struct frame *f = &st->frames[st->cur - 1];
 			char where[96], sample[96];
 
@@ -179,8 +185,9 @@ int ps_pgs_decode_batch(struct ps_reader *r, struct pgs_state *st, int again, st
 				continue;
 			snprintf(where, sizeof(where), "byte %llu: event %u of frame %d", (unsigned long long)f->off,
 				 f->nr - st->left + i, st->cur - 1);
-			snprintf(sample, sizeof(sample), "%s order=%u alloc_order=%u fallback_order=%u",
-				 ps_event_names[e->type], e->order, e->alloc_order, e->fallback_order);
+			snprintf(sample, sizeof(sample), "%s order=%u alloc_order=%u fallback_order=%u ts=%llu",
+				 ps_event_names[e->type], e->order, e->alloc_order, e->fallback_order,
+				 (unsigned long long)e->ts_ns);
 			if (ps_reader_skip(r, PS_SKIP_BAD_FIELD, where, sample, strlen(sample), err) < 0)
 				return -1;
 			continue;
@@ -419,6 +426,7 @@ int ps_pgs_decode_fast(struct ps_reader *r, struct pgs_state *st)
 	const uint8_t *auxc = st->col[PS_PGS_COL_AUX], *gfpc = st->col[PS_PGS_COL_GFP];
 	uint64_t ts = st->prev_ts, pfn, v, tally = 0, tsor = 0, total, pidcpu, pmax = 0;
 	unsigned int omax = 0;
+	uint64_t tsmax = 0;
 	unsigned int cpu = st->prev_cpu, maxc = cpu;
 	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH;
 	struct ps_event *e = st->batch, *stop = e + n;
@@ -483,6 +491,7 @@ int ps_pgs_decode_fast(struct ps_reader *r, struct pgs_state *st)
 		}
 		tsor |= v;
 		ts += (uint64_t)ps_unzigzag(v);
+		tsmax |= ts;
 		e->ts_ns = ts;
 		if (__builtin_expect(c & PS_PGS_C_EXT, 0)) {
 			const uint8_t *x = st->col[PS_PGS_COL_EXT];
@@ -525,7 +534,7 @@ int ps_pgs_decode_fast(struct ps_reader *r, struct pgs_state *st)
 	total = 0;
 	for (int t = 0; t < PS_EV_KMEM_NR; t++)
 		total += (tally >> (TALLY_BITS * t)) & TALLY_FIELD;
-	if (total != (uint64_t)n || omax > PS_EV_MAX_ORDER || tsc > st->end[PS_PGS_COL_TS] ||
+	if (total != (uint64_t)n || omax > PS_EV_MAX_ORDER || tsmax > PS_EV_MAX_TS || tsc > st->end[PS_PGS_COL_TS] ||
 	    st->col[PS_PGS_COL_CPU] > st->end[PS_PGS_COL_CPU] ||
 	    st->col[PS_PGS_COL_PID] > st->end[PS_PGS_COL_PID] ||
 	    pfnc > st->end[PS_PGS_COL_PFN] || auxc > st->end[PS_PGS_COL_AUX] ||

@@ -161,6 +161,8 @@ int ps_tep_kmem_fill(struct ps_tep_kmem *k, int type, struct tep_record *rec, in
 	*from_page = 0;
 	ev->type = type;
 	ev->ts_ns = rec->ts;
+	if (rec->ts > PS_EV_MAX_TS)
+		return -1;	/* a damaged time stamp or OFFSET option (event.h) */
 	ev->cpu = rec->cpu;
 	if (k->common_pid && ps_tep_read(k, k->common_pid, rec, &v) == 0)
 		ev->pid = (int)v;

@@ -116,8 +116,8 @@ static int parse_ts(const char *s, const char *end, uint64_t *ns)
 		return -1;
 	while (s < end && is_digit(*s)) {
 		sec = sec * 10 + (*s++ - '0');
-		if (sec > UINT64_MAX / 1000000000ull - 1)
-			return -1;	/* past 2^64 ns (584 years) */
+		if (sec > PS_EV_MAX_TS / 1000000000ull - 1)
+			return -1;	/* past 2^63 ns (292 years, event.h) */
 	}
 	if (s < end && *s == '.') {
 		s++;

@@ -18,6 +18,8 @@ int ps_tep_kmem_init(struct ps_tep_kmem *k, struct tep_handle *tep)
 	int found = 0;
 
 	memset(k, 0, sizeof(*k));
+	for (int t = 0; t < PS_EV_NR; t++)
+		k->f[t].id = -1;	/* an event id 0 is a record's, never a match */
 	k->tep = tep;
 	trace_seq_init(&k->seq);
 	for (int t = 0; t < PS_EV_KMEM_NR; t++) {

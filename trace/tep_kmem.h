@@ -109,7 +109,7 @@ static inline int ps_tep_kmem_id(const struct ps_tep_kmem *k, struct tep_record 
 /* PS_EV_* of a tep event id, or -1. */
 static inline int ps_tep_kmem_type(const struct ps_tep_kmem *k, int id)
 {
-	for (int t = 0; t < PS_EV_NR; t++)
+	for (int t = 0; t < PS_EV_KMEM_NR; t++)	/* the only ones looked up (tep_kmem.c) */
 		if (k->f[t].id == id)
 			return t;
 	return -1;

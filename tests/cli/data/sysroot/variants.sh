@@ -21,7 +21,7 @@ variant() {	# NAME: the commands after it change $TMP/NAME
 	cp -r "$BASE" "$TMP/$name"
 	(cd "$TMP/$name" && eval "$*")
 	timeout 10 "$PAGESIM" stat --sysroot "$TMP/$name" "$TMP/one.txt" > /dev/null
-	echo "$name: exit $?"
+	echo "$name: exit $?."
 }
 variant dist-past-32-bits "echo '10 4294967316' > $N/node0/distance"
 variant dist-negative "echo '10 -20' > $N/node0/distance"

@@ -35,6 +35,13 @@ int cmd_sweep(int argc, char **argv);
 void ps_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ps_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+struct ps_machine;
+/* What a machine's reader found odd but accepted (lib/machine.h), as warnings. */
+void ps_print_machine_warnings(const struct ps_machine *m);
+
+/* The first of @n "KEY=VALUE" options whose key an earlier one gave (into @key), or -1. */
+int ps_sets_repeated(const char *const *sets, int n, char *key, size_t len);
+
 /* Prints "pagesim CMD: <msg>" and the usage hint; returns PS_EXIT_USAGE. */
 int ps_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -56,12 +63,15 @@ int ps_print_version(void);
 
 /*
  * Output that never leaves a half-written file: writes go to a temporary
- * file beside @path, renamed over it by ps_out_commit().  NULL or "-" is
- * stdout.
+ * file beside the file @path names (a symbolic link is followed, never
+ * replaced), renamed over it by ps_out_commit().  A device, a pipe or a
+ * file descriptor (/dev/stdout, /proc/self/fd/1) is written in place.
+ * NULL or "-" is stdout.
  */
 struct ps_out {
 	FILE *f;
-	char *path;
+	char *path;		/* as given, for messages */
+	char *real;		/* the file replaced: links followed, directory resolved */
 	char *tmp;
 };
 
@@ -78,6 +88,17 @@ void ps_out_abort(struct ps_out *o);
 /* Counters as "name value" lines or as a JSON object. */
 void ps_print_kv_vmstat(FILE *f, const struct ps_kv *kv);
 void ps_print_json_str(FILE *f, const char *s);
+
+/*
+ * @s with every byte that is not part of valid UTF-8 (a path is any bytes)
+ * replaced by U+FFFD, malloc'd (NULL on no memory): JSON must be UTF-8,
+ * and json-c copies bytes as they are.
+ */
+char *ps_utf8_clean(const char *s);
+
+struct json_object;
+/* A json-c string of @s, cleaned by ps_utf8_clean(). */
+struct json_object *ps_json_string(const char *s);
 void ps_print_kv_json(FILE *f, const struct ps_kv *kv, const char *const *meta_kv, int nr_meta);
 
 /*

@@ -802,7 +802,7 @@ static json_object *json_num(double v, int ok)
 
 static json_object *json_str(const char *s)
 {
-	return s && *s ? json_object_new_string(s) : json_object_new_null();
+	return s && *s ? ps_json_string(s) : json_object_new_null();
 }
 
 static void print_json(FILE *f, const struct diff *d, struct row *const *shown, int n)
@@ -815,10 +815,10 @@ static void print_json(FILE *f, const struct diff *d, struct row *const *shown, 
 	for (int c = 0; c < d->nr_cols; c++) {
 		json_object *o = json_object_new_object(), *in = json_object_new_array();
 
-		json_object_object_add(o, "label", json_object_new_string(d->cols[c].label));
+		json_object_object_add(o, "label", ps_json_string(d->cols[c].label));
 		json_object_object_add(o, "kind", json_object_new_string(ps_diffin_kind_name(d->cols[c].kind)));
 		for (int r = 0; r < d->cols[c].nr; r++)
-			json_object_array_add(in, json_object_new_string(d->cols[c].paths[r]));
+			json_object_array_add(in, ps_json_string(d->cols[c].paths[r]));
 		json_object_object_add(o, "inputs", in);
 		json_object_object_add(o, "trace", json_str(d->cols[c].meta.trace));
 		json_object_object_add(o, "policy", json_str(d->cols[c].meta.policy));
@@ -842,7 +842,7 @@ static void print_json(FILE *f, const struct diff *d, struct row *const *shown, 
 			json_object_array_add(a[4], json_num(row->p[c], !isnan(row->p[c])));
 			json_object_array_add(a[5], json_object_new_boolean(significant(row, c)));
 		}
-		json_object_object_add(o, "name", json_object_new_string(row->name));
+		json_object_object_add(o, "name", ps_json_string(row->name));
 		json_object_object_add(o, "n", a[0]);
 		json_object_object_add(o, "mean", a[1]);
 		json_object_object_add(o, "stddev", a[2]);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sim/mm/lock.h"
+#include "sim/replay/lock_sections.h"
 #include "sim/mm/profile.h"
 #include "cli/cli.h"
 #include "cli/input.h"
@@ -113,6 +114,12 @@ int cmd_lockstat(int argc, char **argv)
 					      layout);
 		if (ps_zone_layout_load(&lp.layout, layout, &err) < 0)
 			return ps_usage_error("lockstat", "--layout: %s", err.msg);
+	}
+	{
+		char key[256];
+
+		if (ps_sets_repeated(sets, nr_sets, key, sizeof(key)) >= 0)
+			return ps_usage_error("lockstat", "--set: key '%s' given twice", key);
 	}
 	for (int i = 0; i < nr_sets; i++) {
 		char key[128], *eq = strchr(sets[i], '=');

@@ -160,7 +160,7 @@ static int load_after(struct ps_input *in, const struct ps_input_opts *io, const
 {
 	struct ps_machine *m = malloc(sizeof(*m));
 	struct ps_error err = { { 0 } };
-	char buf[4096];
+	char buf[4096], what[256];
 
 	*out = NULL;
 	if (!m) {
@@ -171,6 +171,12 @@ static int load_after(struct ps_input *in, const struct ps_input_opts *io, const
 		ps_note_sysroot(dir ? dir : buf);
 		if (ps_sysroot_load_machine(dir ? dir : buf, m, &err) < 0) {
 			ps_error("--untraced-use: the end state: %s", err.msg);
+			free(m);
+			return -1;
+		}
+		if (!ps_machine_same(&in->machine, m, what, sizeof(what))) {
+			ps_error("--untraced-use: the end state %s is not of the machine of %s: it has %s", dir ? dir : buf,
+				 in->sysroot, what);
 			free(m);
 			return -1;
 		}
@@ -211,6 +217,59 @@ static int trace_pfn_end(const struct ps_input_opts *io, uint64_t *end)
 		ps_error("%s", err.msg);
 	ps_input_close(&in);
 	return rc < 0 ? -1 : 0;
+}
+
+/*
+ * What the replay counted but could not use, on stderr as stat reports it:
+ * events outside every zone, allocations on CPUs no node lists, orders out
+ * of range, zone-lock sections outside the lock model.  Read from the
+ * counters the replay produced.
+ */
+static void report_unused(const struct ps_kv *kv, const struct ps_machine *m)
+{
+	static const struct {
+		const char *name, *what, *why;
+	} rows[] = {
+		{ "pfn_outside_zones", "events whose pfn lies in no zone of", " (is the sysroot from the traced machine?)" },
+		{ "cpu_without_node", "allocations on CPUs that no node lists in", " (is the sysroot from the traced machine?)" },
+		{ "events_order_out_of_range", "events of an order above 10 on", "" },
+		{ "zone_lock_ignored", "zone-lock sections on a zone or CPU the lock model lacks on", "" },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct ps_kv_item *it = ps_kv_get(kv, rows[i].name);
+
+		if (it && it->value > 0)
+			ps_warn("skipped %llu %s %s%s", (unsigned long long)it->value, rows[i].what,
+				m->source ? m->source : "the machine", rows[i].why);
+	}
+}
+
+/* A traced CPU two items of --cpu-map name (each item parsed alone), or -1. */
+static int cpu_map_overlap(const char *text)
+{
+	static int16_t seen[PS_MAX_CPUS], one[PS_MAX_CPUS];
+	char item[128];
+
+	for (int c = 0; c < PS_MAX_CPUS; c++)
+		seen[c] = -1;
+	while (*text) {
+		size_t n = strcspn(text, ",");
+
+		snprintf(item, sizeof(item), "%.*s", (int)n, text);
+		text += n + (text[n] == ',');
+		for (int c = 0; c < PS_MAX_CPUS; c++)
+			one[c] = -1;
+		if (ps_replay_parse_cpu_map(item, one) < 0)
+			continue;
+		for (int c = 0; c < PS_MAX_CPUS; c++) {
+			if (one[c] >= 0 && seen[c] >= 0)
+				return c;
+			if (one[c] >= 0)
+				seen[c] = one[c];
+		}
+	}
+	return -1;
 }
 
 /*
@@ -278,6 +337,8 @@ static int replay_member(const struct ps_replay_opts *ro, struct ps_input_opts *
 		for (int t = 0; t < PS_EV_NR; t++)
 			total += s->events[t];
 		ps_kv_set(kv, "events_lost", (int64_t)(s->lost_events + s->lost_overwritten));
+		if (!quiet)
+			report_unused(kv, ro->traced ? ro->traced : m);
 		if (!quiet && defects)
 			ps_warn("%llu fidelity defects in %llu events (%.3f%%)%s", (unsigned long long)defects,
 				(unsigned long long)total, total ? 100.0 * defects / total : 0.0,
@@ -382,6 +443,18 @@ int cmd_replay(int argc, char **argv)
 		ro.cpu_node_map[c] = -1;
 	if (cpu_map && ps_replay_parse_cpu_map(cpu_map, ro.cpu_node_map) < 0)
 		return ps_usage_error("replay", "--cpu-map wants TRACED_CPUS:NODE pairs such as 0-1:0,2-3:1, not '%s'", cpu_map);
+	if (cpu_map) {
+		int c = cpu_map_overlap(cpu_map);
+
+		if (c >= 0)
+			return ps_usage_error("replay", "--cpu-map '%s' maps traced CPU %d twice: give each CPU one node", cpu_map, c);
+	}
+	{
+		char key[256];
+
+		if (ps_sets_repeated(sets, nr_sets, key, sizeof(key)) >= 0)
+			return ps_usage_error("replay", "--set: key '%s' given twice", key);
+	}
 	if (cpu_map && !machine)
 		return ps_usage_error("replay", "--cpu-map maps CPUs onto the machine of --machine");
 	if (machine && ro.mode != PS_REPLAY_SIMULATE)
@@ -400,7 +473,11 @@ int cmd_replay(int argc, char **argv)
 	pass1_flags = io.reader_flags;
 	if (ps_input_open(&in, &io) < 0)
 		return PS_EXIT_FAIL;
-	ps_policyopt_recorded(&ro, &in);
+	if (ps_policyopt_recorded(&ro, &in, &err) < 0) {
+		ps_error("%s", err.msg);
+		ps_input_close(&in);
+		return PS_EXIT_FAIL;
+	}
 	if (ro.verbose && !quiet)
 		fprintf(stderr, "pagesim: replay --mode %s under the %s profile (%s)\n",
 			ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate", ro.profile->name, ro.profile->summary);
@@ -417,6 +494,8 @@ int cmd_replay(int argc, char **argv)
 			ps_note_sysroot(machine);
 			if (ps_sysroot_load_machine(machine, other, &err) < 0)
 				goto bad_machine;
+			if (!quiet)
+				ps_print_machine_warnings(other);
 		} else {
 			if (stat(machine, &st) < 0) {
 				if (ps_config_lookup("machines", ".machine", machine, machine_path, sizeof(machine_path)) < 0) {
@@ -432,6 +511,8 @@ int cmd_replay(int argc, char **argv)
 			ps_note_input(machine);
 			if (ps_machine_load(machine, other, &err) < 0)
 				goto bad_machine;
+			if (!quiet)
+				ps_print_machine_warnings(other);
 		}
 		if (other->page_shift != in.machine.page_shift) {
 			ps_error("%s: page size %d differs from the trace's %d: a trace replays only on a machine of the same page size",
@@ -488,6 +569,24 @@ int cmd_replay(int argc, char **argv)
 			return PS_EXIT_FAIL;
 		}
 		ro.after = after;
+	}
+	if (ro.policy.min_free_kbytes != PS_UNSET && ro.policy.min_free_kbytes != ro.recorded.min_free_kbytes) {
+		/* every zone's min watermark is its share of min_free_kbytes: above the pages, nothing passes */
+		const struct ps_machine *mm = other ? other : &in.machine;
+		uint64_t lowmem = 0, min_pages = (uint64_t)ro.policy.min_free_kbytes >> (mm->page_shift - 10);
+
+		for (int i = 0; i < mm->nr_zones; i++)
+			if (mm->zones[i].type != PS_ZONE_HIGHMEM && mm->zones[i].type != PS_ZONE_MOVABLE)
+				lowmem += mm->zones[i].managed;
+		if (lowmem && min_pages >= lowmem) {
+			ps_error("vm.min_free_kbytes = %ld is %llu pages, not below the %llu pages the zones of %s manage: every zone's min watermark would lie above its pages",
+				 ro.policy.min_free_kbytes, (unsigned long long)min_pages, (unsigned long long)lowmem,
+				 mm->source ? mm->source : "the machine");
+			ps_input_close(&in);
+			free(other);
+			free(after);
+			return PS_EXIT_USAGE;
+		}
 	}
 	if (perturb && (ensemble || ro.mode != PS_REPLAY_SIMULATE)) {
 		ps_input_close(&in);

@@ -327,7 +327,8 @@ static int print_check(FILE *f, int json, const struct ps_kv *trace, const struc
 
 	ps_kv_init(&kb);
 	ps_kv_init(&ka);
-	if (ps_sysroot_load_counters_src(before, &kb, &err) < 0 || ps_sysroot_load_counters_src(after, &ka, &err) < 0) {
+	if (ps_sysroot_load_counters_src(before, &kb, &err) < 0 || ps_sysroot_load_counters_src(after, &ka, &err) < 0 ||
+	    ps_kv_check_rises(&kb, &ka, before->name, after->name, &err) < 0) {
 		ps_error("--check: %s", err.msg);
 		goto out;
 	}
@@ -473,6 +474,11 @@ int cmd_stat(int argc, char **argv)
 			ps_fsrc_dir(&sa, after);
 		}
 		ps_kver_format(ps_reader_kver(in.reader), kbuf, sizeof(kbuf));
+		if (ps_sysroot_same_machine(&in.machine, &sb, &sa, &err) < 0) {
+			ps_error("--check: %s", err.msg);
+			ps_out_abort(&out);
+			goto out;
+		}
 		if (print_check(out.f, format[0] == 'j', &kv, &sb, &sa, meta, 4) < 0) {
 			ps_out_abort(&out);
 			goto out;

@@ -342,6 +342,7 @@ static long task_mem_mb(const struct sweep *s, int per)
 
 	for (int t = 0; t < s->nr_traces; t++) {
 		struct ps_input_opts io = { .trace = s->traces[t].path, .quiet = 1 };
+		struct ps_error err = { { 0 } };
 		struct ps_replay_opts ro;
 		struct ps_input in;
 		struct ps_replay *r;
@@ -356,7 +357,10 @@ static long task_mem_mb(const struct sweep *s, int per)
 		ro.mode = s->simulate ? PS_REPLAY_SIMULATE : PS_REPLAY_FOLLOW;
 		for (int k = 0; k < PS_MAX_CPUS; k++)
 			ro.cpu_node_map[k] = -1;
-		ps_policyopt_recorded(&ro, &in);
+		if (ps_policyopt_recorded(&ro, &in, &err) < 0) {
+			ps_input_close(&in);
+			continue;
+		}
 		r = ps_replay_create(&in.machine, &ro, msg, sizeof(msg));
 		for (int z = 0; z < in.machine.nr_zones; z++)
 			pages += in.machine.zones[z].spanned;

@@ -347,6 +347,15 @@ static int load_run(const char *dir, struct ps_kv *kv, struct ps_error *err)
 	if (ps_sysroot_load_counters(before, &kb, err) < 0 ||
 	    ps_sysroot_load_counters(after, &ka, err) < 0)
 		goto out;
+	{
+		struct ps_fsrc sb, sa;
+
+		ps_fsrc_dir(&sb, before);
+		ps_fsrc_dir(&sa, after);
+		if (ps_sysroot_same_machine(NULL, &sb, &sa, err) < 0 ||
+		    ps_kv_check_rises(&kb, &ka, before, after, err) < 0)
+			goto out;
+	}
 	ret = ps_diffin_delta(&kb, &ka, kv, before, after, err);
 out:
 	ps_kv_free(&kb);
@@ -478,7 +487,7 @@ int ps_diffin_load_full(const char *path, int node, struct ps_kv *kv, struct ps_
 		return ps_err(err, "'%s' is a directory with neither before/ and after/ (a run) nor proc/vmstat (a sysroot)",
 			      path);
 	}
-	text = ps_read_file(path, &len, err);
+	text = ps_read_input(path, &len, err);
 	if (!text)
 		return -1;
 	if (strlen(text) != len) {

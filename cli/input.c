@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +118,8 @@ int ps_input_open(struct ps_input *in, const struct ps_input_opts *o)
 		if (in->machine.nr_nodes == 0)
 			in->machine.nr_nodes = 1;
 	}
+	if (!o->quiet)
+		ps_print_machine_warnings(&in->machine);
 	if (ps_reader_kver(in->reader) == PS_KVER_UNKNOWN && !o->quiet)
 		ps_warn("%s: kernel release unknown: reading migratetypes in the v4.4+ numbering (give --kernel or --sysroot)",
 			o->trace);
@@ -171,6 +174,19 @@ int ps_input_report(struct ps_input *in, int quiet, int allow_truncated)
 		}
 		ps_warn("%s", s->truncated_msg);
 	}
+	if (!quiet && in->sysroot[0] && !in->embedded) {
+		/* what the trace says of its machine (read with its events) against the sysroot's */
+		int pb = ps_reader_pageblock_order(in->reader), cpus = ps_reader_nr_cpus(in->reader), pti = 0;
+
+		for (int i = 0; i < in->machine.nr_zones; i++)
+			pti |= in->machine.zones[i].have_pagetypeinfo;
+		if (pb > 0 && pti && pb != in->machine.pageblock_order)
+			ps_warn("%s says pageblock order %d but %s/proc/pagetypeinfo %d: is the sysroot from the traced machine?",
+				in->trace, pb, in->sysroot, in->machine.pageblock_order);
+		if (cpus > 0 && in->machine.nr_cpus > 0 && cpus > in->machine.nr_cpus)
+			ps_warn("%s was recorded on %d CPUs but the node cpulists of %s list %d: is the sysroot from the traced machine?",
+				in->trace, cpus, in->sysroot, in->machine.nr_cpus);
+	}
 	if (!total) {
 		ps_error("%s: no kmem page event found in this %s: record kmem:mm_page_alloc and the other kmem page events",
 			 in->trace, ps_reader_format(in->reader));
@@ -179,24 +195,28 @@ int ps_input_report(struct ps_input *in, int quiet, int allow_truncated)
 	return 0;
 }
 
-int ps_input_sysctl(struct ps_input *in, const char *name, long *value)
+int ps_input_sysctl(struct ps_input *in, const char *name, long *value, struct ps_error *err)
 {
 	struct ps_fsrc src;
 	char rel[256], *text, *end;
+	int absent;
 	long v;
 
 	if (!in->sysroot[0])
-		return -1;
+		return 1;
 	if (in->embedded)
 		ps_fsrc_reader(&src, in->reader, "before", in->trace);
 	else
 		ps_fsrc_dir(&src, in->sysroot);
 	snprintf(rel, sizeof(rel), "proc/sys/%s", name);
-	text = src.read(src.ctx, rel, NULL, NULL);
+	text = ps_fsrc_read_opt(&src, rel, NULL, &absent, err);
 	if (!text)
-		return -1;
+		return absent ? 1 : -1;
+	errno = 0;
 	v = strtol(text, &end, 10);
-	if (end == text) {
+	end += strspn(end, " \t\n");
+	if (end == text || *end || errno) {
+		ps_err(err, "%s/%s: '%.40s' is not a number (the kernel writes one integer)", src.name, rel, text);
 		free(text);
 		return -1;
 	}

@@ -37,8 +37,12 @@ void ps_input_close(struct ps_input *in);
 /* The sibling after/ of a sysroot named .../before, into @out; 1 if it is a directory. */
 int ps_input_default_after(const char *sysroot, char *out, size_t len);
 
-/* A number from the recorded machine's proc/sys (e.g. "vm/min_free_kbytes"); 0 or -1 if absent. */
-int ps_input_sysctl(struct ps_input *in, const char *name, long *value);
+/*
+ * A number from the recorded machine's proc/sys (e.g. "vm/min_free_kbytes"):
+ * 0, 1 if the sysroot has none, -1 with @err if it has one that is not a
+ * number or cannot be read.
+ */
+int ps_input_sysctl(struct ps_input *in, const char *name, long *value, struct ps_error *err);
 
 /*
  * Prints what the reader skipped or lost (stderr); events of other kinds

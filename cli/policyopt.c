@@ -108,21 +108,26 @@ static const char *const recorded_vm[] = {
 	"vm.min_unmapped_ratio", "vm.min_slab_ratio",
 };
 
-void ps_policyopt_recorded(struct ps_replay_opts *ro, struct ps_input *in)
+int ps_policyopt_recorded(struct ps_replay_opts *ro, struct ps_input *in, struct ps_error *err)
 {
 	for (size_t i = 0; i < sizeof(recorded_vm) / sizeof(recorded_vm[0]); i++) {
-		char name[64];
+		char name[64], where[4200];
 		long v;
+		int rc;
 
 		snprintf(name, sizeof(name), "vm/%s", recorded_vm[i] + 3);
-		if (ps_input_sysctl(in, name, &v) == 0) {
-			ps_policy_default(&ro->recorded, recorded_vm[i], v);
-			ps_policy_default(&ro->policy, recorded_vm[i], v);
-		}
+		rc = ps_input_sysctl(in, name, &v, err);
+		if (rc < 0)
+			return -1;
+		snprintf(where, sizeof(where), "%s/proc/sys/%s", in->sysroot, name);
+		if (rc == 0 && (ps_policy_default(&ro->recorded, recorded_vm[i], v, where, err) < 0 ||
+				ps_policy_default(&ro->policy, recorded_vm[i], v, where, err) < 0))
+			return -1;
 	}
 	ro->profile = ro->policy.profile ? ro->policy.profile : ps_profile_for_kver(ps_reader_kver(in->reader));
 	ro->kver = ro->policy.profile ? ro->policy.kver : 0;	/* 0: the recorded kernel's */
 	ro->defrag_mode = ro->policy.defrag_mode == 1;
+	return 0;
 }
 
 /*

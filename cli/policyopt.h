@@ -32,9 +32,10 @@ void ps_policyopt_follow_note(const struct ps_replay_opts *ro, const char *cmd, 
 /*
  * The recorded /proc/sys/vm of @in as the defaults of what is still unset in
  * @ro->policy, and as @ro->recorded; then @ro->profile (the policy's kernel,
- * else the trace's) and @ro->defrag_mode.
+ * else the trace's) and @ro->defrag_mode.  -1 with @err when a recorded
+ * sysctl is not a number, out of its key's range, or not a readable file.
  */
-void ps_policyopt_recorded(struct ps_replay_opts *ro, struct ps_input *in);
+int ps_policyopt_recorded(struct ps_replay_opts *ro, struct ps_input *in, struct ps_error *err);
 
 /*
  * Every tunable of a replay, in a fixed order: "kernel" (the profile), the

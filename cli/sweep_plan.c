@@ -314,7 +314,10 @@ int sweep_plan(struct sweep *s, const char *dir, const struct sweep_args *a, str
 			ps_input_close(&in);
 			return ps_err(err, "bad policy");
 		}
-		ps_policyopt_recorded(&ro, &in);
+		if (ps_policyopt_recorded(&ro, &in, err) < 0) {
+			ps_input_close(&in);
+			return -1;
+		}
 		add_cell(s, t, &ro, NULL, NULL, 0, 1);
 		for (int p = 0; p < np; p++) {
 			const char *pol = s->nr_policies ? s->policies[p] : NULL;
@@ -336,7 +339,8 @@ int sweep_plan(struct sweep *s, const char *dir, const struct sweep_args *a, str
 				memset(&ro, 0, sizeof(ro));
 				rc = ps_policyopt_args(&ro, "sweep", pol, NULL, (const char *const *)sets, s->nr_axes);
 				if (!rc) {
-					ps_policyopt_recorded(&ro, &in);
+					/* the recorded sysctls were checked above */
+					ps_policyopt_recorded(&ro, &in, err);
 					add_cell(s, t, &ro, pol, sets, s->nr_axes, 0);
 				}
 				for (int x = 0; x < s->nr_axes; x++)
@@ -394,7 +398,7 @@ void sweep_free(struct sweep *s)
 
 static json_object *jstr(const char *s)
 {
-	return s ? json_object_new_string(s) : json_object_new_null();
+	return s ? ps_json_string(s) : json_object_new_null();
 }
 
 /* A tunable as a JSON integer when it is one, null for the model's own, else a string. */
@@ -409,7 +413,7 @@ static json_object *jvalue(const char *v)
 	n = strtoll(v, &end, 10);
 	if (!errno && end != v && !*end && !(v[0] == '0' && v[1]) && strcmp(v, "-0"))
 		return json_object_new_int64(n);
-	return json_object_new_string(v);
+	return ps_json_string(v);
 }
 
 int sweep_write_manifest(const struct sweep *s, struct ps_error *err)
@@ -430,21 +434,21 @@ int sweep_write_manifest(const struct sweep *s, struct ps_error *err)
 
 		json_object_object_add(ax, "key", json_object_new_string(s->axes[x].key));
 		for (int v = 0; v < s->axes[x].nr; v++)
-			json_object_array_add(vals, json_object_new_string(s->axes[x].values[v]));
+			json_object_array_add(vals, ps_json_string(s->axes[x].values[v]));
 		json_object_object_add(ax, "values", vals);
 		json_object_array_add(arr, ax);
 	}
 	json_object_object_add(root, "axes", arr);
 	arr = json_object_new_array();
 	for (int p = 0; p < s->nr_policies; p++)
-		json_object_array_add(arr, json_object_new_string(s->policies[p]));
+		json_object_array_add(arr, ps_json_string(s->policies[p]));
 	json_object_object_add(root, "policies", arr);
 	arr = json_object_new_array();
 	for (int t = 0; t < s->nr_traces; t++) {
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "name", json_object_new_string(s->traces[t].name));
-		json_object_object_add(o, "path", json_object_new_string(s->traces[t].path));
+		json_object_object_add(o, "name", ps_json_string(s->traces[t].name));
+		json_object_object_add(o, "path", ps_json_string(s->traces[t].path));
 		json_object_object_add(o, "sha256", json_object_new_string(s->traces[t].sha256));
 		json_object_object_add(o, "bytes", json_object_new_int64((int64_t)s->traces[t].bytes));
 		json_object_array_add(arr, o);
@@ -459,7 +463,7 @@ int sweep_write_manifest(const struct sweep *s, struct ps_error *err)
 		json_object_object_add(o, "index", json_object_new_int(i));
 		json_object_object_add(o, "id", json_object_new_string(c->id));
 		json_object_object_add(o, "trace", json_object_new_int(c->trace));
-		json_object_object_add(o, "label", json_object_new_string(c->label));
+		json_object_object_add(o, "label", ps_json_string(c->label));
 		json_object_object_add(o, "baseline", json_object_new_boolean(c->baseline));
 		json_object_object_add(o, "policy", jstr(c->policy));
 		for (int j = 0; j < c->nr_sets; j++) {
@@ -467,7 +471,7 @@ int sweep_write_manifest(const struct sweep *s, struct ps_error *err)
 			char key[128];
 
 			snprintf(key, sizeof(key), "%.*s", (int)(eq - c->sets[j]), c->sets[j]);
-			json_object_object_add(sets, key, json_object_new_string(eq + 1));
+			json_object_object_add(sets, key, ps_json_string(eq + 1));
 		}
 		json_object_object_add(o, "set", sets);
 		for (int k = 0; k < ps_policyopt_nr_keys(); k++)

@@ -357,7 +357,10 @@ static void *group_main(void *arg)
 			}
 		if (c->failed)
 			continue;
-		ps_policyopt_recorded(&c->ro, &in);
+		if (ps_policyopt_recorded(&c->ro, &in, &err) < 0) {
+			fail(c, "%s", err.msg);
+			continue;
+		}
 		if (in.machine.assumed) {
 			fail(c, "%s: no layout of the machine it was recorded on", t->path);
 			continue;

@@ -5,6 +5,7 @@
 #include <json-c/json.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 
 #include "lib/stats.h"
 #include "cli/cli.h"
+#include "lib/machine.h"
 
 void ps_error(const char *fmt, ...)
 {
@@ -33,6 +35,42 @@ void ps_warn(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void ps_print_machine_warnings(const struct ps_machine *m)
+{
+	for (int i = 0; i < m->nr_warnings; i++)
+		ps_warn("%s", m->warnings[i]);
+}
+
+/* The key of "KEY=VALUE" (spaces around it dropped) into @key; its length. */
+static size_t set_key(const char *set, char *key, size_t len)
+{
+	const char *eq = strchr(set, '='), *end = eq ? eq : set + strlen(set);
+
+	while (*set == ' ')
+		set++;
+	while (end > set && end[-1] == ' ')
+		end--;
+	snprintf(key, len, "%.*s", (int)(end - set), set);
+	return end - set;
+}
+
+int ps_sets_repeated(const char *const *sets, int n, char *key, size_t len)
+{
+	char a[256], b[256];
+
+	for (int i = 1; i < n; i++) {
+		set_key(sets[i], a, sizeof(a));
+		for (int j = 0; j < i; j++) {
+			set_key(sets[j], b, sizeof(b));
+			if (a[0] && !strcmp(a, b)) {
+				snprintf(key, len, "%s", a);
+				return i;
+			}
+		}
+	}
+	return -1;
 }
 
 int ps_usage_error(const char *cmd, const char *fmt, ...)
@@ -118,9 +156,10 @@ int ps_getopt(const char *cmd, int argc, char **argv, const char *shortopts, con
 }
 
 /*
- * Temporary files of open outputs, removed if SIGINT, SIGTERM or SIGHUP
- * kills the process before ps_out_commit() (a subcommand with its own
- * handlers, like record, keeps them and aborts its outputs itself).
+ * Temporary files of open outputs, removed if a signal whose default is to
+ * end the process arrives before ps_out_commit() (a subcommand with its own
+ * handlers, like record's SIGINT, SIGTERM and SIGHUP, keeps them and aborts
+ * its outputs itself).  SIGKILL and SIGSTOP cannot be caught.
  */
 #define NR_TMP 8
 static char tmp_paths[NR_TMP][4096];
@@ -137,16 +176,21 @@ static void on_fatal_signal(int sig)
 
 static void tmp_track(const char *tmp, int on)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGUSR1,
+				    SIGSEGV, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGSTKFLT, SIGXCPU, SIGXFSZ,
+				    SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSYS };
 	static int installed;
 
 	if (!installed) {
-		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-			struct sigaction old, sa = { .sa_handler = on_fatal_signal };
+		struct sigaction old, sa = { .sa_handler = on_fatal_signal };
 
+		/* a handler already there (record's, a sanitizer's) or an ignored signal stays */
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 			if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
 				sigaction(sigs[i], &sa, NULL);
-		}
+		for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+			if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+				sigaction(sig, &sa, NULL);
 		installed = 1;
 	}
 	for (int i = 0; i < NR_TMP; i++) {
@@ -184,25 +228,109 @@ void ps_note_sysroot(const char *dir)
 	}
 }
 
+/* @p names a file descriptor: /proc/<pid>/fd/N, /dev/fd/N. */
+static int names_fd(const char *p)
+{
+	const char *q;
+
+	if (!strncmp(p, "/dev/fd/", 8))
+		q = p + 8;
+	else if (!strncmp(p, "/proc/", 6) && (q = strchr(p + 6, '/')) && !strncmp(q, "/fd/", 4))
+		q += 4;
+	else
+		return 0;
+	return *q && strspn(q, "0123456789") == strlen(q);
+}
+
+/*
+ * Follows the symbolic links of @path's last component: 1 if one of them
+ * names a file descriptor (/dev/stdout, /proc/self/fd/1), which is written
+ * in place; into @out the last name of the chain (the file a link points
+ * to, which may not exist yet).  -1 for a loop.
+ */
+static int follow_links(const char *path, char *out, size_t len)
+{
+	char cur[4096], link[4096], *slash;
+	struct stat st;
+
+	snprintf(cur, sizeof(cur), "%s", path);
+	for (int hops = 0; hops < 40; hops++) {
+		ssize_t n;
+
+		if (names_fd(cur))
+			return 1;
+		if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode)) {
+			snprintf(out, len, "%s", cur);
+			return 0;
+		}
+		n = readlink(cur, link, sizeof(link) - 1);
+		if (n < 0) {
+			snprintf(out, len, "%s", cur);
+			return 0;
+		}
+		link[n] = 0;
+		if (link[0] == '/' || !(slash = strrchr(cur, '/'))) {
+			snprintf(cur, sizeof(cur), "%s", link);
+		} else {
+			char dir[4096];
+
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - cur), cur);
+			snprintf(cur, sizeof(cur), "%s/%s", dir, link);
+		}
+	}
+	return -1;
+}
+
+/*
+ * The file an output replaces: @path with its symbolic links followed and
+ * its directory resolved (realpath), so that the temporary file goes beside
+ * the real file and the rename replaces it, never a link to it.
+ */
+static int resolve_output(const char *path, char **real, struct ps_error *err)
+{
+	char last[4096], *dir, *base, *rdir;
+
+	if (follow_links(path, last, sizeof(last)) < 0)
+		return ps_err(err, "cannot write '%s': too many levels of symbolic links", path);
+	*real = realpath(last, NULL);
+	if (*real)
+		return 0;
+	if (errno != ENOENT)
+		return ps_err(err, "cannot write '%s': %s", path, strerror(errno));
+	/* a new file: its directory must exist */
+	base = strrchr(last, '/');
+	dir = base ? strndup(last, base == last ? 1 : base - last) : strdup(".");
+	base = base ? base + 1 : last;
+	rdir = dir ? realpath(dir, NULL) : NULL;
+	free(dir);
+	if (!rdir)
+		return ps_err(err, "cannot create '%s': %s (does the directory exist and is it writable?)", path, strerror(errno));
+	if (asprintf(real, "%s%s%s", rdir, strcmp(rdir, "/") ? "/" : "", base) < 0) {
+		free(rdir);
+		return ps_err(err, "out of memory");
+	}
+	free(rdir);
+	return 0;
+}
+
 int ps_out_open(struct ps_out *o, const char *path, struct ps_error *err)
 {
 	struct stat st, in;
-	int fd;
+	char last[4096], *real = NULL;
+	int fd, r;
 
 	memset(o, 0, sizeof(*o));
 	if (!path || !strcmp(path, "-")) {
 		o->f = stdout;
 		return 0;
 	}
-	/* -o naming the input would rename the output over the user's trace */
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		for (int i = 0; i < nr_input_paths; i++)
-			if (stat(input_paths[i], &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino)
-				return ps_err(err, "will not write '%s': it is the input %s, which the output would replace (give another file)",
-					      path, input_paths[i]);
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		/* a device or a pipe (/dev/null, /dev/full, a fifo): written in place, never renamed over */
-		if (S_ISDIR(st.st_mode))
+	r = follow_links(path, last, sizeof(last));
+	if (r == 0 && resolve_output(path, &real, err) < 0)
+		return -1;
+	if (r > 0 || (stat(real, &st) == 0 && !S_ISREG(st.st_mode))) {
+		/* a descriptor, device or pipe (/dev/stdout, /dev/null, /dev/full, a fifo): written in place */
+		free(real);
+		if (r == 0 && S_ISDIR(st.st_mode))
 			return ps_err(err, "cannot write '%s': it is a directory (give a file name)", path);
 		o->f = fopen(path, "w");
 		if (!o->f)
@@ -210,15 +338,27 @@ int ps_out_open(struct ps_out *o, const char *path, struct ps_error *err)
 		o->path = strdup(path);
 		return 0;
 	}
+	/* -o naming the input would rename the output over the user's trace */
+	if (stat(real, &st) == 0)
+		for (int i = 0; i < nr_input_paths; i++)
+			if (stat(input_paths[i], &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
+				free(real);
+				return ps_err(err, "will not write '%s': it is the input %s, which the output would replace (give another file)",
+					      path, input_paths[i]);
+			}
 	o->path = strdup(path);
-	if (!o->path || asprintf(&o->tmp, "%s.tmp.XXXXXX", path) < 0)
+	o->real = real;
+	if (!o->path || asprintf(&o->tmp, "%s.tmp.XXXXXX", real) < 0) {
+		ps_out_abort(o);
 		return ps_err(err, "out of memory");
+	}
 	fd = mkstemp(o->tmp);
 	if (fd < 0) {
 		ps_err(err, "cannot create '%s': %s (does the directory exist and is it writable?)", o->tmp,
 		       strerror(errno));
 		free(o->tmp);
 		o->tmp = NULL;
+		ps_out_abort(o);
 		return -1;
 	}
 	{
@@ -232,7 +372,11 @@ int ps_out_open(struct ps_out *o, const char *path, struct ps_error *err)
 	if (!o->f) {
 		close(fd);
 		unlink(o->tmp);
-		return ps_err(err, "cannot write '%s': %s", o->tmp, strerror(errno));
+		ps_err(err, "cannot write '%s': %s", o->tmp, strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		ps_out_abort(o);
+		return -1;
 	}
 	tmp_track(o->tmp, 1);
 	return 0;
@@ -263,7 +407,7 @@ int ps_out_commit(struct ps_out *o, struct ps_error *err)
 		ps_out_abort(o);
 		return ps_err(err, "cannot write '%s': %s; nothing was written", o->path, strerror(e));
 	}
-	if (fclose(o->f) != 0 || rename(o->tmp, o->path) != 0) {
+	if (fclose(o->f) != 0 || rename(o->tmp, o->real) != 0) {
 		int e = errno;
 
 		o->f = NULL;
@@ -274,7 +418,8 @@ int ps_out_commit(struct ps_out *o, struct ps_error *err)
 	tmp_track(o->tmp, 0);
 	free(o->tmp);
 	free(o->path);
-	o->tmp = o->path = NULL;
+	free(o->real);
+	o->tmp = o->path = o->real = NULL;
 	return 0;
 }
 
@@ -290,6 +435,7 @@ void ps_out_abort(struct ps_out *o)
 		fclose(o->f);
 	}
 	free(o->path);
+	free(o->real);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -299,12 +445,71 @@ void ps_print_kv_vmstat(FILE *f, const struct ps_kv *kv)
 		fprintf(f, "%s %lld\n", kv->items[i].name, (long long)kv->items[i].value);
 }
 
+/* The length of the valid UTF-8 sequence at @s (no overlong form, no surrogate, at most U+10FFFF), or 0. */
+static int utf8_len(const unsigned char *s)
+{
+	uint32_t c;
+	int n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) || (n == 4 && (c < 0x10000 || c > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+char *ps_utf8_clean(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = malloc(3 * strlen(s) + 1), *q = out;
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		int n = utf8_len(p);
+
+		if (n) {
+			memcpy(q, p, n);
+			q += n;
+			p += n;
+		} else {
+			memcpy(q, "\xef\xbf\xbd", 3);	/* U+FFFD */
+			q += 3;
+			p++;
+		}
+	}
+	*q = 0;
+	return out;
+}
+
+json_object *ps_json_string(const char *s)
+{
+	char *clean = ps_utf8_clean(s);
+	json_object *o = json_object_new_string(clean ? clean : "");
+
+	free(clean);
+	return o;
+}
+
 /* JSON through json-c: its escaping, its layout (two spaces a level, "key": value). */
 #define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 void ps_print_json_str(FILE *f, const char *s)
 {
-	json_object *o = json_object_new_string(s);
+	json_object *o = ps_json_string(s);
 
 	fputs(json_object_to_json_string_ext(o, JSON_FLAGS), f);
 	json_object_put(o);
@@ -315,7 +520,7 @@ void ps_print_kv_json(FILE *f, const struct ps_kv *kv, const char *const *meta, 
 	json_object *root = json_object_new_object(), *ctrs = json_object_new_object();
 
 	for (int i = 0; i + 1 < nr_meta * 2; i += 2)
-		json_object_object_add(root, meta[i], json_object_new_string(meta[i + 1] ? meta[i + 1] : ""));
+		json_object_object_add(root, meta[i], ps_json_string(meta[i + 1] ? meta[i + 1] : ""));
 	/* names are unique in a ps_kv: no lookup per add */
 	for (int i = 0; i < kv->nr; i++)
 		json_object_object_add_ex(ctrs, kv->items[i].name, json_object_new_int64(kv->items[i].value),

@@ -13,17 +13,19 @@ int ps_parse_cpulist(const char *text, int16_t *cpu_node, int node, int *max_cpu
 		char *end;
 		long a = strtol(p, &end, 10), b;
 
-		if (end == p || a < 0 || a >= PS_MAX_CPUS)
+		if (end == p || a < 0)
 			return -1;
 		b = a;
 		p = end;
 		if (*p == '-') {
 			p++;
 			b = strtol(p, &end, 10);
-			if (end == p || b < a || b >= PS_MAX_CPUS)
+			if (end == p || b < a)
 				return -1;
 			p = end;
 		}
+		if (b >= PS_MAX_CPUS)
+			return -2;
 		for (long c = a; c <= b; c++) {
 			cpu_node[c] = node;
 			if (c + 1 > *max_cpu)

@@ -7,8 +7,8 @@
 
 /*
  * "0-3,8,10-11": sets cpu_node[cpu] = @node for each CPU listed and raises
- * *@max_cpu to the highest CPU + 1; -1 on a syntax error or a CPU at or
- * above PS_MAX_CPUS.
+ * *@max_cpu to the highest CPU + 1; -1 on a syntax error, -2 for a CPU at
+ * or above PS_MAX_CPUS (nothing set from that range on).
  */
 int ps_parse_cpulist(const char *text, int16_t *cpu_node, int node, int *max_cpu);
 

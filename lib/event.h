@@ -134,6 +134,14 @@ enum ps_migratetype {
  */
 #define PS_EV_MAX_ORDER 10
 
+/*
+ * Timestamps stay below 2^63 ns (292 years of any trace clock): readers
+ * skip an event past it as a bad field, so that the engine's sums of a
+ * timestamp and an interval (the next vmstat second, a kswapd nap) cannot
+ * wrap round.
+ */
+#define PS_EV_MAX_TS ((1ull << 63) - 1)
+
 struct ps_event {
 	uint64_t ts_ns;
 	uint64_t pfn;

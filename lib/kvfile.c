@@ -148,3 +148,38 @@ int ps_kv_load(struct ps_kv *kv, const char *path, const char *prefix, struct ps
 	free(text);
 	return ret;
 }
+
+int ps_kv_counter_rises(const char *name)
+{
+	/* event counters of /proc/vmstat and nodeN/numastat (nr_* and workingset_nodes are gauges) */
+	static const char *const rising[] = {
+		"numa_", "local_node", "other_node", "interleave_hit", "pgalloc_", "pgfree", "pgfault",
+		"pgmajfault", "pgsteal_", "pgscan_", "allocstall_", "compact_", "pgpgin", "pgpgout", "pswpin",
+		"pswpout", "thp_", "pgmigrate_", "oom_kill",
+	};
+	const char *p = name;
+
+	if (!strncmp(p, "node", 4) && p[4] >= '0' && p[4] <= '9') {
+		p += 4 + strspn(p + 4, "0123456789");
+		if (*p != '.')
+			return 0;
+		p++;
+	}
+	for (size_t i = 0; i < sizeof(rising) / sizeof(rising[0]); i++)
+		if (!strncmp(p, rising[i], strlen(rising[i])))
+			return 1;
+	return 0;
+}
+
+int ps_kv_check_rises(const struct ps_kv *before, const struct ps_kv *after, const char *bname, const char *aname,
+		      struct ps_error *err)
+{
+	for (int i = 0; i < after->nr; i++) {
+		const struct ps_kv_item *a = &after->items[i], *b = ps_kv_get(before, a->name);
+
+		if (b && a->value < b->value && ps_kv_counter_rises(a->name))
+			return ps_err(err, "%s counts %s %lld, fewer than the %lld of %s, and the kernel only ever adds to it: are the snapshots swapped, or from another boot?",
+				      aname, a->name, (long long)a->value, (long long)b->value, bname);
+	}
+	return 0;
+}

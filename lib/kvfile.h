@@ -47,4 +47,14 @@ int ps_kv_parse(struct ps_kv *kv, const char *text, const char *file, const char
 		struct ps_error *err);
 int ps_kv_load(struct ps_kv *kv, const char *path, const char *prefix, struct ps_error *err);
 
+/* Whether @name ("numa_hit", "node1.local_node") is an event counter, which the kernel only raises. */
+int ps_kv_counter_rises(const char *name);
+
+/*
+ * Snapshots of one machine, @before then @after (named for messages): -1
+ * with @err naming the first event counter that is lower in @after.
+ */
+int ps_kv_check_rises(const struct ps_kv *before, const struct ps_kv *after, const char *bname, const char *aname,
+		      struct ps_error *err);
+
 #endif

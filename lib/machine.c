@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +77,17 @@ void ps_machine_assume_end(struct ps_machine *m, uint64_t end_pfn)
 	m->nr_zones = n;
 }
 
+void ps_machine_warn(struct ps_machine *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (m->nr_warnings >= PS_MACHINE_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(m->warnings[m->nr_warnings++], sizeof(m->warnings[0]), fmt, ap);
+	va_end(ap);
+}
+
 static int zone_cmp(const void *a, const void *b)
 {
 	const struct ps_zone_desc *x = a, *y = b;
@@ -144,4 +157,29 @@ void ps_zone_table_init(struct ps_zone_table *t, const struct ps_machine *m)
 				t->zt[c] = (int16_t)i;
 		}
 	}
+}
+
+int ps_machine_same(const struct ps_machine *a, const struct ps_machine *b, char *msg, size_t len)
+{
+	if (a->release[0] && b->release[0] && strcmp(a->release, b->release)) {
+		snprintf(msg, len, "kernel %s, not %s", b->release, a->release);
+		return 0;
+	}
+	if (a->nr_nodes != b->nr_nodes || a->nr_zones != b->nr_zones) {
+		snprintf(msg, len, "%d nodes and %d zones, not %d and %d", b->nr_nodes, b->nr_zones, a->nr_nodes,
+			 a->nr_zones);
+		return 0;
+	}
+	for (int i = 0; i < a->nr_zones; i++) {
+		const struct ps_zone_desc *x = &a->zones[i], *y = &b->zones[i];
+
+		if (x->node != y->node || x->type != y->type || x->start_pfn != y->start_pfn || x->spanned != y->spanned) {
+			snprintf(msg, len, "zone %s of node %d at pfn %llu-%llu, not %s of node %d at %llu-%llu",
+				 ps_zone_names[y->type], y->node, (unsigned long long)y->start_pfn,
+				 (unsigned long long)(y->start_pfn + y->spanned), ps_zone_names[x->type], x->node,
+				 (unsigned long long)x->start_pfn, (unsigned long long)(x->start_pfn + x->spanned));
+			return 0;
+		}
+	}
+	return 1;
 }

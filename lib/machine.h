@@ -8,6 +8,7 @@
 #ifndef PS_MACHINE_H
 #define PS_MACHINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define PS_MAX_NODES 64
@@ -16,6 +17,7 @@
 #define PS_MAX_PCP_SEED 4096
 #define PS_NR_ORDERS 11		/* orders 0..10 on x86-64, every version */
 #define PS_NR_MT 6		/* pagetypeinfo columns we keep (PS_MT_* < 6) */
+#define PS_MACHINE_WARNINGS 8
 
 enum ps_zone_type {
 	PS_ZONE_DMA,
@@ -91,6 +93,13 @@ struct ps_machine {
 	struct ps_node_desc node[PS_MAX_NODES];
 	long swap_total_kb, swap_free_kb;	/* /proc/meminfo SwapTotal, SwapFree; -1 unknown */
 	int lru_gen_enabled;		/* /sys/kernel/mm/lru_gen/enabled as a number; -1 unknown (or no MGLRU) */
+	/*
+	 * What the reader found odd but the kernel itself can produce (an
+	 * asymmetric distance table, watermarks above a zone's pages), for the
+	 * caller to print; the first PS_MACHINE_WARNINGS.
+	 */
+	int nr_warnings;
+	char warnings[PS_MACHINE_WARNINGS][256];
 };
 
 /* Empty machine: no zones, no CPUs; page_shift 12, pageblock_order 9. */
@@ -154,6 +163,17 @@ static inline int ps_machine_node_cpus(const struct ps_machine *m, int node)
 		n += m->cpu_node[c] == node;
 	return n;
 }
+
+/* Adds a warning to @m (printf format); past PS_MACHINE_WARNINGS they are dropped. */
+void ps_machine_warn(struct ps_machine *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Whether @a and @b describe one machine (one boot): the same kernel
+ * release where both name one, nodes, and zones at the same pfns.  If not,
+ * @msg says what @b has instead.  Managed pages and CPUs may differ
+ * (ballooning, hotplug).
+ */
+int ps_machine_same(const struct ps_machine *a, const struct ps_machine *b, char *msg, size_t len);
 
 /* Sorts zones by start_pfn; call after adding zones. */
 void ps_machine_finish(struct ps_machine *m);

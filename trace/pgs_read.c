@@ -315,16 +315,56 @@ static const struct comm_map *comm_of(struct pgs_state *st, int32_t pid)
 	return c;
 }
 
-/* STAT: "key value" lines. */
-static void parse_stat(struct ps_reader *r, const char *p, size_t len)
+/*
+ * A STAT count: decimal digits up to 2^48 (far above any trace's losses),
+ * added to a sum that must stay below 2^62 (the counters print as signed
+ * 64-bit numbers, sums of them included).
+ */
+#define STAT_MAX_COUNT (1ull << 48)
+#define STAT_MAX_SUM (1ull << 62)
+
+static const char *stat_count(const char *p, unsigned long long *v)
 {
+	const char *q = p;
+
+	while (*p == ' ')
+		p++;
+	q = p;
+	*v = 0;
+	while (*q >= '0' && *q <= '9' && *v <= STAT_MAX_COUNT)
+		*v = *v * 10 + (*q++ - '0');
+	return q == p || *v > STAT_MAX_COUNT || (*q && *q != ' ') ? NULL : q;
+}
+
+static int stat_add(uint64_t *sum, unsigned long long v)
+{
+	if (*sum + v > STAT_MAX_SUM)
+		return -1;
+	*sum += v;
+	return 0;
+}
+
+/* STAT: "key value" lines; a count that cannot be a real one is damage. */
+static int parse_stat(struct ps_reader *r, uint64_t off, const char *p, size_t len, struct ps_error *err)
+{
+	static const struct {
+		const char *key;
+		size_t field;
+	} sums[] = {
+		{ "lost_events", offsetof(struct ps_reader_stats, lost_events) },
+		{ "lost_markers", offsetof(struct ps_reader_stats, lost_markers) },
+		{ "lost_unknown", offsetof(struct ps_reader_stats, lost_unknown) },
+		{ "lost_overwritten", offsetof(struct ps_reader_stats, lost_overwritten) },
+		{ "pfn_from_page", offsetof(struct ps_reader_stats, pfn_from_page) },
+	};
 	const char *end = p + len;
+	int nr = 0;
 
 	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
+		const char *nl = memchr(p, '\n', end - p), *q;
 		char line[512];
 		unsigned long long a, b, c, d;
-		int i, cpu, n;
+		int i, cpu, n, bad = 0, known = 0;
 
 		if (!nl)
 			nl = end;
@@ -332,31 +372,40 @@ static void parse_stat(struct ps_reader *r, const char *p, size_t len)
 		memcpy(line, p, n);
 		line[n] = 0;
 		p = nl + 1;
-		if (sscanf(line, "lost_events %llu", &a) == 1)
-			r->stats.lost_events += a;
-		else if (sscanf(line, "lost_markers %llu", &a) == 1)
-			r->stats.lost_markers += a;
-		else if (sscanf(line, "lost_unknown %llu", &a) == 1)
-			r->stats.lost_unknown += a;
-		else if (sscanf(line, "lost_overwritten %llu", &a) == 1)
-			r->stats.lost_overwritten += a;
-		else if (sscanf(line, "pfn_from_page %llu", &a) == 1)
-			r->stats.pfn_from_page += a;
-		else if (!strncmp(line, "truncated ", 10))
-			set_truncated(r, "%s", line + 10);
-		else if (sscanf(line, "skipped.%d %llu", &i, &a) == 2 && i >= 0 && i < PS_SKIP_NR)
-			r->stats.skipped[i] += a;
-		else if (sscanf(line, "skip_first.%d %n", &i, &n) == 1 && i >= 0 && i < PS_SKIP_NR)
-			snprintf(r->stats.skip_first[i], sizeof(r->stats.skip_first[i]), "%s", line + n);
-		else if (sscanf(line, "cpu%d.lost %llu %llu %llu %llu", &cpu, &a, &b, &c, &d) == 5) {
-			/* overrun and missed-event reports count the same lost events */
-			uint64_t lost = a > b ? a : b;
+		nr++;
+		for (size_t k = 0; k < sizeof(sums) / sizeof(sums[0]); k++) {
+			size_t kl = strlen(sums[k].key);
 
-			r->stats.lost_events += lost;
-			r->stats.lost_markers += lost && !c ? 1 : c;
-			r->stats.lost_unknown += d;
+			if (strncmp(line, sums[k].key, kl) || line[kl] != ' ')
+				continue;
+			known = 1;
+			bad = !(q = stat_count(line + kl, &a)) || *q ||
+			      stat_add((uint64_t *)((char *)&r->stats + sums[k].field), a);
+			break;
 		}
+		if (known) {
+			/* done */
+		} else if (!strncmp(line, "truncated ", 10)) {
+			set_truncated(r, "%s", line + 10);
+		} else if (sscanf(line, "skipped.%d %n", &i, &n) == 1 && i >= 0 && i < PS_SKIP_NR) {
+			bad = !(q = stat_count(line + n, &a)) || *q || stat_add(&r->stats.skipped[i], a);
+		} else if (sscanf(line, "skip_first.%d %n", &i, &n) == 1 && i >= 0 && i < PS_SKIP_NR) {
+			snprintf(r->stats.skip_first[i], sizeof(r->stats.skip_first[i]), "%s", line + n);
+		} else if (sscanf(line, "cpu%d.lost %n", &cpu, &n) == 1) {
+			/* overrun and missed-event reports count the same lost events */
+			q = line + n;
+			bad = !(q = stat_count(q, &a)) || !(q = stat_count(q, &b)) || !(q = stat_count(q, &c)) ||
+			      !(q = stat_count(q, &d)) || *q;
+			if (!bad)
+				bad = stat_add(&r->stats.lost_events, a > b ? a : b) ||
+				      stat_add(&r->stats.lost_markers, (a > b ? a : b) && !c ? 1 : c) ||
+				      stat_add(&r->stats.lost_unknown, d);
+		}
+		if (bad)
+			return ps_err(err, "%s: byte %llu: STAT section, line %d: '%.80s': a count past 2^48, or counts that add up past 2^62: the file is damaged",
+				      r->path, (unsigned long long)off, nr, line);
 	}
+	return 0;
 }
 
 static int add_blob(struct pgs_state *st, const uint8_t *p, size_t len)
@@ -449,7 +498,8 @@ static int index_sections(struct ps_reader *r, struct pgs_state *st, uint64_t hs
 			if (add_blob(st, st->map + off + PS_PGS_SECTION_HEADER, len) < 0)
 				return ps_err(err, "%s: byte %llu: damaged blob section", r->path, (unsigned long long)off);
 		} else if (!memcmp(h, PS_PGS_STAT, 4)) {
-			parse_stat(r, (const char *)st->map + off + PS_PGS_SECTION_HEADER, len);
+			if (parse_stat(r, off, (const char *)st->map + off + PS_PGS_SECTION_HEADER, len, err) < 0)
+				return -1;
 		} else if (!memcmp(h, PS_PGS_END, 4)) {
 			ended = 1;
 			if (len >= 8 && get64(h + PS_PGS_SECTION_HEADER) != events)
@@ -691,13 +741,38 @@ static inline void clear_xslots(struct pgs_state *st)
 }
 
 
+/* A migratetype byte as the other readers give it: PS_MT_* or PS_MT_UNKNOWN. */
+static inline int8_t mt_of(int v)
+{
+	return v >= PS_MT_UNKNOWN && v < PS_MT_NR ? (int8_t)v : PS_MT_UNKNOWN;
+}
+
 /*
- * Decodes up to PGS_BATCH events of the current frame into st->batch.  The
+ * Orders past the highest buddy order, in the event or in an extfrag's
+ * fields, are bad fields as in the other readers: a shift by them is
+ * undefined downstream.
+ */
+static inline int orders_bad(const struct ps_event *e)
+{
+	return e->order > PS_EV_MAX_ORDER ||
+	       (e->type == PS_EV_EXTFRAG && (e->alloc_order > PS_EV_MAX_ORDER || e->fallback_order > PS_EV_MAX_ORDER));
+}
+
+/* A bad field the other readers skip too: an order out of range, a timestamp past 2^63 ns. */
+static inline int fields_bad(const struct ps_event *e)
+{
+	return orders_bad(e) || e->ts_ns > PS_EV_MAX_TS;
+}
+
+/*
+ * Decodes up to PGS_BATCH records of the current frame into st->batch.  The
  * column cursors live in locals for the whole loop (through uint8_t
  * pointers every store could alias them, so kept in the state they would be
- * reloaded after each field).  Returns the count, or -1 on a damaged record.
+ * reloaded after each field).  A record with a bad field is skipped (counted
+ * unless @again: the batch was decoded before).  Returns the events kept,
+ * or -1 on a damaged record.
  */
-static int decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_error *err)
+static int decode_batch(struct ps_reader *r, struct pgs_state *st, int again, struct ps_error *err)
 {
 	const uint8_t *ctrl = st->col[PS_PGS_COL_CTRL], *tsc = st->col[PS_PGS_COL_TS];
 	const uint8_t *cpuc = st->col[PS_PGS_COL_CPU], *pidc = st->col[PS_PGS_COL_PID];
@@ -707,11 +782,11 @@ static int decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 	const uint8_t *const *end = st->end;
 	uint64_t ts = st->prev_ts;
 	unsigned int cpu = st->prev_cpu;
-	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH, i;
+	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH, i, kept = 0;
 
 	clear_xslots(st);
 	for (i = 0; i < n; i++) {
-		struct ps_event *e = &st->batch[i];
+		struct ps_event *e = &st->batch[kept];
 		uint64_t v;
 		uint8_t c = *ctrl++;
 		int x = (c & PS_PGS_C_TYPE) == PS_PGS_C_XTYPE;
@@ -760,13 +835,13 @@ static int decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 			if (end[PS_PGS_COL_EXT] - extc < 8)
 				goto bad;
 			e->flags = extc[0];
-			e->percpu_refill = extc[1];
-			e->migratetype = (int8_t)extc[2];
+			e->percpu_refill = extc[1] != 0;
+			e->migratetype = mt_of((int8_t)extc[2]);
 			e->alloc_order = extc[3];
 			e->fallback_order = extc[4];
-			e->alloc_migratetype = (int8_t)extc[5];
-			e->fallback_migratetype = (int8_t)extc[6];
-			e->change_ownership = extc[7];
+			e->alloc_migratetype = mt_of((int8_t)extc[5]);
+			e->fallback_migratetype = mt_of((int8_t)extc[6]);
+			e->change_ownership = extc[7] != 0;
 			extc += 8;
 		} else {
 			uint8_t a;
@@ -774,7 +849,7 @@ static int decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 			if (__builtin_expect(auxc >= end[PS_PGS_COL_AUX], 0))
 				goto bad;
 			a = *auxc++;
-			e->migratetype = (int8_t)((a & 0x0f) - 1);
+			e->migratetype = mt_of((a & 0x0f) - 1);
 			e->percpu_refill = (a >> 4) & 1;
 			e->flags = a >> 5;
 			if (e->type == PS_EV_EXTFRAG) {
@@ -782,9 +857,9 @@ static int decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 					goto bad;
 				e->alloc_order = xfc[0];
 				e->fallback_order = xfc[1];
-				e->alloc_migratetype = (int8_t)xfc[2];
-				e->fallback_migratetype = (int8_t)xfc[3];
-				e->change_ownership = xfc[4];
+				e->alloc_migratetype = mt_of((int8_t)xfc[2]);
+				e->fallback_migratetype = mt_of((int8_t)xfc[3]);
+				e->change_ownership = xfc[4] != 0;
 				xfc += 5;
 			} else {
 				e->alloc_order = e->fallback_order = 0;
@@ -795,7 +870,7 @@ static int decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 		if (x) {
 			if (ps_pgs_get_x(st->col, end, e, &st->xpred) < 0 || e->order > PS_EV_MAX_ORDER)
 				goto bad;
-			st->xslot[st->nxslot++] = i;
+			st->xslot[st->nxslot++] = kept;
 		}
 		if ((c & PS_PGS_C_EXT) || e->type == PS_EV_ALLOC || (x && ps_pgs_x_has_gfp(e->type))) {
 			if (__builtin_expect(end[PS_PGS_COL_GFP] - gfpc < 4, 0))
@@ -805,6 +880,24 @@ static int decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 		}
 		e->comm = NULL;
 		e->task = PS_TASK_OTHER;
+		if (__builtin_expect(fields_bad(e), 0)) {
+			const struct frame *f = &st->frames[st->cur - 1];
+			char where[96], sample[96];
+
+			if (x)
+				st->nxslot--;
+			if (again)
+				continue;
+			snprintf(where, sizeof(where), "byte %llu: event %u of frame %d", (unsigned long long)f->off,
+				 f->nr - st->left + i, st->cur - 1);
+			snprintf(sample, sizeof(sample), "%s order=%u alloc_order=%u fallback_order=%u ts=%llu",
+				 ps_event_names[e->type], e->order, e->alloc_order, e->fallback_order,
+				 (unsigned long long)e->ts_ns);
+			if (ps_reader_skip(r, PS_SKIP_BAD_FIELD, where, sample, strlen(sample), err) < 0)
+				return -1;
+			continue;
+		}
+		kept++;
 	}
 	st->col[PS_PGS_COL_CTRL] = ctrl;
 	st->col[PS_PGS_COL_TS] = tsc;
@@ -819,7 +912,7 @@ static int decode_batch(struct ps_reader *r, struct pgs_state *st, struct ps_err
 	st->prev_ts = ts;
 	st->prev_cpu = cpu;
 	st->left -= n;
-	return n;
+	return kept;
 bad:
 	{
 		const struct frame *f = &st->frames[st->cur - 1];
@@ -940,7 +1033,7 @@ static void fast_tables(struct pgs_state *st)
 		/* gfp of mm_page_alloc and of extended events */
 		st->gfp_mask[c] = (c & PS_PGS_C_EXT) || type == PS_EV_ALLOC ? 0xffffffffu : 0;
 		/* migratetype, percpu_refill, flags, alloc_order of a compact aux byte */
-		st->aux[c][0] = (uint8_t)((c & 0x0f) - 1);
+		st->aux[c][0] = (uint8_t)mt_of((c & 0x0f) - 1);
 		st->aux[c][1] = (c >> 4) & 1;
 		st->aux[c][2] = c >> 5;
 		st->aux[c][3] = 0;
@@ -1060,8 +1153,8 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 	const uint8_t *ctrl = st->col[PS_PGS_COL_CTRL], *tsc = st->col[PS_PGS_COL_TS];
 	const uint8_t *pfnc = st->col[PS_PGS_COL_PFN], *ordc = st->col[PS_PGS_COL_ORDER];
 	const uint8_t *auxc = st->col[PS_PGS_COL_AUX], *gfpc = st->col[PS_PGS_COL_GFP];
-	uint64_t ts = st->prev_ts, pfn, v, tally = 0, tsor = 0, total, pidcpu, pmax = 0;
-	unsigned int cpu = st->prev_cpu, maxc = cpu;
+	uint64_t ts = st->prev_ts, pfn, v, tally = 0, tsor = 0, total, pidcpu, pmax = 0, tsmax = 0;
+	unsigned int cpu = st->prev_cpu, maxc = cpu, omax = 0;
 	int n = st->left < PGS_BATCH ? st->left : PGS_BATCH, nx = 0;
 	struct ps_event *e = st->batch, *stop = e + n;
 	uint16_t xn[PS_EV_NR - PS_EV_KMEM_NR] = { 0 };
@@ -1104,6 +1197,7 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 			pid = (int32_t)ps_unzigzag(v);
 			pidcpu = pid_cpu(pid, cpu);
 		}
+		omax = *ordc > omax ? *ordc : omax;
 		put_pid_cpu_type_order(e, pidcpu | st->type_word[c] | (uint64_t)*ordc++ << 56);
 		if (__builtin_expect(!(c & PS_PGS_C_NOPFN), 1)) {
 			/* pfns of one cpu are often near each other: one byte */
@@ -1126,19 +1220,24 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 		}
 		tsor |= v;
 		ts += (uint64_t)ps_unzigzag(v);
+		tsmax |= ts;
 		e->ts_ns = ts;
 		if (__builtin_expect(c & PS_PGS_C_EXT, 0)) {
 			const uint8_t *x = st->col[PS_PGS_COL_EXT];
 
 			e->flags = x[0];
-			e->percpu_refill = x[1];
-			e->migratetype = (int8_t)x[2];
+			e->percpu_refill = x[1] != 0;
+			e->migratetype = mt_of((int8_t)x[2]);
 			e->alloc_order = x[3];
 			e->fallback_order = x[4];
-			e->alloc_migratetype = (int8_t)x[5];
-			e->fallback_migratetype = (int8_t)x[6];
-			e->change_ownership = x[7];
+			e->alloc_migratetype = mt_of((int8_t)x[5]);
+			e->fallback_migratetype = mt_of((int8_t)x[6]);
+			e->change_ownership = x[7] != 0;
 			st->col[PS_PGS_COL_EXT] = x + 8;
+			if (type == PS_EV_EXTFRAG) {
+				omax = x[3] > omax ? x[3] : omax;
+				omax = x[4] > omax ? x[4] : omax;
+			}
 			if (type == PS_PGS_C_XTYPE && take_x(st, e, &gm, xn) < 0)
 				return -2;
 		} else {
@@ -1151,10 +1250,12 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 				if (type == PS_EV_EXTFRAG) {
 					e->alloc_order = x[0];
 					e->fallback_order = x[1];
-					e->alloc_migratetype = (int8_t)x[2];
-					e->fallback_migratetype = (int8_t)x[3];
-					e->change_ownership = x[4];
+					e->alloc_migratetype = mt_of((int8_t)x[2]);
+					e->fallback_migratetype = mt_of((int8_t)x[3]);
+					e->change_ownership = x[4] != 0;
 					st->col[PS_PGS_COL_XF] = x + 5;
+					omax = x[0] > omax ? x[0] : omax;
+					omax = x[1] > omax ? x[1] : omax;
 				} else {
 					memcpy(&e->fallback_order, no_xf, 4);
 					if (type != PS_PGS_C_XTYPE || take_x(st, e, &gm, xn) < 0)
@@ -1173,7 +1274,7 @@ static int decode_fast(struct ps_reader *r, struct pgs_state *st)
 	total = nx;
 	for (int t = 0; t < PS_EV_KMEM_NR; t++)
 		total += (tally >> (TALLY_BITS * t)) & TALLY_FIELD;
-	if (total != (uint64_t)n || tsc > st->end[PS_PGS_COL_TS] ||
+	if (total != (uint64_t)n || omax > PS_EV_MAX_ORDER || tsmax > PS_EV_MAX_TS || tsc > st->end[PS_PGS_COL_TS] ||
 	    st->col[PS_PGS_COL_CPU] > st->end[PS_PGS_COL_CPU] ||
 	    st->col[PS_PGS_COL_PID] > st->end[PS_PGS_COL_PID] ||
 	    pfnc > st->end[PS_PGS_COL_PFN] || auxc > st->end[PS_PGS_COL_AUX] ||
@@ -1211,32 +1312,38 @@ static int redo_careful(struct ps_reader *r, struct pgs_state *st, uint32_t done
 	if (load_frame(r, st, st->cur - 1, err) < 0)
 		return -1;
 	while (f->nr - st->left < done)
-		if (decode_batch(r, st, err) < 0)
+		if (decode_batch(r, st, 1, err) < 0)
 			return -1;
-	return decode_batch(r, st, err);
+	return decode_batch(r, st, 0, err);
 }
 
-/* Decodes and accounts the next batch into st->batch: its count, 0 at the end, -1 on an error. */
+/*
+ * Decodes and accounts the next batch into st->batch: its count, 0 at the
+ * end, -1 on an error.  A batch whose every record was skipped is followed
+ * by the next.
+ */
 static int pgs_batch(struct ps_reader *r, struct pgs_state *st, struct ps_error *err)
 {
 	uint32_t done;
 	int n;
 
-	if (!st->left) {
-		if (st->cur >= st->nr_frames)
-			return 0;
-		if (load_frame(r, st, st->cur++, err) < 0)
-			return -1;
-	}
-	done = st->frames[st->cur - 1].nr - st->left;
-	n = decode_fast(r, st);
-	if (__builtin_expect(n < 0, 0)) {
-		n = redo_careful(r, st, done, err);
-		if (n < 0)
-			return -1;
-		for (int i = 0; i < n; i++)
-			ps_reader_account_inline(r, &st->batch[i]);
-	}
+	do {
+		if (!st->left) {
+			if (st->cur >= st->nr_frames)
+				return 0;
+			if (load_frame(r, st, st->cur++, err) < 0)
+				return -1;
+		}
+		done = st->frames[st->cur - 1].nr - st->left;
+		n = decode_fast(r, st);
+		if (__builtin_expect(n < 0, 0)) {
+			n = redo_careful(r, st, done, err);
+			if (n < 0)
+				return -1;
+			for (int i = 0; i < n; i++)
+				ps_reader_account_inline(r, &st->batch[i]);
+		}
+	} while (__builtin_expect(!n, 0));
 	if (__builtin_expect(r->opts.flags & PS_RD_COMM, 0)) {
 		int32_t pid = st->batch[0].pid;
 		struct comm_map t = *comm_of(st, pid);
@@ -1374,7 +1481,11 @@ int ps_pgs_open(struct ps_reader *r, struct ps_error *err)
 	if (!r->opts.kver_forced && r->release[0] && ps_kver_parse(r->release) != PS_KVER_UNKNOWN)
 		r->kver = ps_kver_parse(r->release);
 	pb = (int32_t)get32(h + PS_PGS_H_PAGEBLOCK);
-	r->pageblock_order = pb >= 0 && pb < 64 ? pb : -1;
+	/* x86-64: HUGETLB_PAGE_ORDER (9), or MAX_PAGE_ORDER without hugetlb */
+	if (pb != -1 && (pb < 1 || pb > PS_EV_MAX_ORDER))
+		return ps_err(err, "%s: byte %d: the header's pageblock order %d is out of range (1 to %d on x86-64, -1 for unknown): the file is damaged",
+			      r->path, PS_PGS_H_PAGEBLOCK, pb, PS_EV_MAX_ORDER);
+	r->pageblock_order = pb;
 	r->nr_cpus = get32(h + PS_PGS_H_NR_CPUS) <= PS_READER_MAX_CPUS ? get32(h + PS_PGS_H_NR_CPUS) : 0;
 	snprintf(r->format, sizeof(r->format), "pagesim v%u", version);
 	if (index_sections(r, st, hsize, err) < 0)

@@ -241,7 +241,16 @@ static int write_dir_rec(struct ps_pgs_writer *w, const char *prefix, const char
 		}
 		snprintf(sub, sizeof(sub), "%s%s%s", rel, rel[0] ? "/" : "", d->d_name);
 		snprintf(file, sizeof(file), "%s/%s", dir, sub);
-		if (lstat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (lstat(file, &st) < 0) {
+			free(d);
+			continue;
+		}
+		/* a link to a file is read as the sysroot reader reads it; links to directories are not walked */
+		if (S_ISLNK(st.st_mode) && (stat(file, &st) < 0 || !S_ISREG(st.st_mode))) {
+			free(d);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
 			int r = write_dir_rec(w, prefix, dir, sub, err);
 
 			stored = r < 0 ? -1 : stored + r;

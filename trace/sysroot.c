@@ -83,13 +83,56 @@ static int bad_pcp(struct ps_error *err, const char *name, int line, const char 
 	return ps_err(err, "%s:%d: pcp value out of range (0 to 2^24): '%s'", name, line, buf);
 }
 
+/*
+ * What the kernel cannot print for one zone is an error naming the zone's
+ * line: managed <= present <= spanned, min <= low <= high (boost, which
+ * zoneinfo adds to all three, keeps the order).  What it can print but that
+ * makes a replay meaningless is a warning: watermarks or free pages above
+ * the managed pages (a vm.min_free_kbytes larger than the memory).
+ */
+static int zone_consistent(const struct ps_zone_desc *z, const char *name, int zline, int wline,
+			   struct ps_machine *m, struct ps_error *err)
+{
+	const char *zn = ps_zone_names[z->type];
+
+	if (z->present > z->spanned || z->managed > z->present)
+		return ps_err(err, "%s:%d: zone %s of node %d: spanned %llu, present %llu, managed %llu: the kernel has managed <= present <= spanned",
+			      name, zline, zn, z->node, (unsigned long long)z->spanned, (unsigned long long)z->present,
+			      (unsigned long long)z->managed);
+	if (z->wmark_min > z->wmark_low || z->wmark_low > z->wmark_high)
+		return ps_err(err, "%s:%d: zone %s of node %d: watermarks min %ld, low %ld, high %ld: the kernel has min <= low <= high",
+			      name, wline ? wline : zline, zn, z->node, z->wmark_min, z->wmark_low, z->wmark_high);
+	if (z->managed && (uint64_t)z->wmark_high > z->managed)
+		ps_machine_warn(m, "%s:%d: zone %s of node %d: the %s watermark (%ld pages) lies above its %llu managed pages (vm.min_free_kbytes larger than the memory?): %s",
+				name, zline, zn, z->node, (uint64_t)z->wmark_min > z->managed ? "min" : "high",
+				(uint64_t)z->wmark_min > z->managed ? z->wmark_min : z->wmark_high,
+				(unsigned long long)z->managed,
+				(uint64_t)z->wmark_min > z->managed ? "no allocation there passes its watermarks"
+								    : "kswapd can never balance it");
+	{
+		uint64_t seeded = 0;
+
+		for (int i = 0; i < m->nr_pcp_seed; i++)
+			if (m->pcp_seed[i].node == z->node && m->pcp_seed[i].type == z->type)
+				seeded += (uint64_t)m->pcp_seed[i].count;
+		if (seeded > z->managed)
+			return ps_err(err, "%s:%d: zone %s of node %d: its per-CPU lists hold %llu pages (pagesets' count lines), more than its %llu managed pages",
+				      name, zline, zn, z->node, (unsigned long long)seeded, (unsigned long long)z->managed);
+	}
+	if (z->free_pages > z->managed)
+		ps_machine_warn(m, "%s:%d: zone %s of node %d: %llu pages free but %llu managed",
+				name, zline, zn, z->node, (unsigned long long)z->free_pages,
+				(unsigned long long)z->managed);
+	return 0;
+}
+
 int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err)
 {
 	struct ps_zone_desc cur;
 	int have = 0, line = 0, in_pagesets = 0, pcp_done = 0, cur_index = 0, node_prev = -1, in_node_stats = 0;
 	int node_types[PS_MAX_NODES][8];
 	int node_nz[PS_MAX_NODES];
-	int have_start = 0, seed_cpu = -1;
+	int have_start = 0, seed_cpu = -1, zone_line = 0, wm_line = 0;
 	char buf[512];
 	const char *p = text;
 
@@ -103,6 +146,8 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 					      name, ps_zone_names[cur.type], cur.node);               \
 			if (m->nr_zones >= PS_MAX_ZONES)                                               \
 				return ps_err(err, "%s: more than %d zones", name, PS_MAX_ZONES);      \
+			if (zone_consistent(&cur, name, zone_line, wm_line, m, err) < 0)               \
+				return -1;                                                             \
 			m->zones[m->nr_zones++] = cur;                                                 \
 		}                                                                                      \
 	} while (0)
@@ -118,6 +163,8 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 			int type = zone_type_from_name(zname);
 
 			FLUSH();
+			zone_line = line;
+			wm_line = 0;
 			if (node < 0 || node >= PS_MAX_NODES)
 				return ps_err(err, "%s:%d: node %d out of range (at most %d nodes)", name, line, node, PS_MAX_NODES);
 			if (type < 0)
@@ -167,14 +214,17 @@ int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, 
 			if (!page_count_ok(lv))
 				return bad_page_count(err, name, line, buf);
 			cur.wmark_min = lv;
+			wm_line = line;
 		} else if (sscanf(buf, " low %ld", &lv) == 1 && !in_pagesets) {
 			if (!page_count_ok(lv))
 				return bad_page_count(err, name, line, buf);
 			cur.wmark_low = lv;
+			wm_line = line;
 		} else if (sscanf(buf, " high %ld", &lv) == 1 && !in_pagesets) {
 			if (!page_count_ok(lv))
 				return bad_page_count(err, name, line, buf);
 			cur.wmark_high = lv;
+			wm_line = line;
 		} else if (sscanf(buf, " boost %ld", &lv) == 1) {
 			if (!page_count_ok(lv))
 				return bad_page_count(err, name, line, buf);
@@ -293,6 +343,32 @@ static struct ps_zone_desc *find_zone(struct ps_machine *m, int node, const char
 	return NULL;
 }
 
+/* A count the kernel prints (free blocks, pageblocks): digits, at most 2^48. */
+static int count_at(const char **q, uint64_t *v)
+{
+	const char *p = *q;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (*v = 0; *p >= '0' && *p <= '9'; p++) {
+		*v = *v * 10 + (*p - '0');
+		if (*v > ZONEINFO_MAX_PAGES)
+			return -1;
+	}
+	*q = p;
+	return 0;
+}
+
+/* Free pages of @z by order counts: @counts[o] blocks of order o; -1 if they exceed the zone's span. */
+static int free_fits(const struct ps_zone_desc *z, const uint64_t *counts, uint64_t *pages)
+{
+	for (int o = 0; o < PS_NR_ORDERS; o++)
+		*pages += counts[o] << o;	/* counts <= 2^48, o <= 10: no overflow */
+	return *pages > z->spanned ? -1 : 0;
+}
+
 int ps_parse_pagetypeinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err)
 {
 	char buf[1024];
@@ -305,8 +381,10 @@ int ps_parse_pagetypeinfo(const char *text, const char *name, struct ps_machine 
 
 		line++;
 		if (sscanf(buf, "Page block order: %d", &pb) == 1) {
-			if (pb < 0 || pb > 20)
-				return ps_err(err, "%s:%d: pageblock order %d out of range", name, line, pb);
+			/* x86-64: HUGETLB_PAGE_ORDER (9), or MAX_PAGE_ORDER without hugetlb */
+			if (pb < 1 || pb > PS_NR_ORDERS - 1)
+				return ps_err(err, "%s:%d: pageblock order %d out of range (1 to %d on x86-64)", name, line,
+					      pb, PS_NR_ORDERS - 1);
 			m->pageblock_order = pb;
 		} else if (!strncmp(buf, "Number of blocks type", 21)) {
 			char *q = buf + 21, *tok, *save;
@@ -319,37 +397,49 @@ int ps_parse_pagetypeinfo(const char *text, const char *name, struct ps_machine 
 			struct ps_zone_desc *z;
 			int mt = mt_from_name(tname);
 			const char *q = buf + n;
+			uint64_t counts[PS_NR_ORDERS], pages = 0;
 
 			zname[strcspn(zname, ",")] = 0;
 			z = find_zone(m, node, zname);
 			if (!z || mt < 0 || mt >= PS_NR_MT)
 				continue;	/* empty zone or a type we do not keep */
-			for (int o = 0; o < PS_NR_ORDERS; o++) {
-				char *end;
-				unsigned long long v = strtoull(q, &end, 10);
-
-				if (end == q)
-					return ps_err(err, "%s:%d: expected %d free counts, one per order", name, line, PS_NR_ORDERS);
-				z->nr_free[o][mt] = v;
-				q = end;
-			}
+			for (int o = 0; o < PS_NR_ORDERS; o++)
+				if (count_at(&q, &counts[o]) < 0)
+					return ps_err(err, "%s:%d: expected %d free counts (0 to 2^48), one per order: '%.80s'",
+						      name, line, PS_NR_ORDERS, buf);
+			for (int t = 0; t < PS_NR_MT; t++)
+				if (t != mt)
+					for (int o = 0; o < PS_NR_ORDERS; o++)
+						pages += z->nr_free[o][t] << o;
+			if (free_fits(z, counts, &pages) < 0)
+				return ps_err(err, "%s:%d: zone %s of node %d: %llu free pages counted in its free lists, more than the %llu it spans",
+					      name, line, zname, node, (unsigned long long)pages,
+					      (unsigned long long)z->spanned);
+			for (int o = 0; o < PS_NR_ORDERS; o++)
+				z->nr_free[o][mt] = counts[o];
 			z->have_pagetypeinfo = 1;
 		} else if (ncols && sscanf(buf, "Node %d, zone %31s%n", &node, zname, &n) == 2) {
 			struct ps_zone_desc *z = find_zone(m, node, zname);
 			const char *q = buf + n;
+			uint64_t total = 0, blocks;
 
 			if (!z)
 				continue;
 			for (int c = 0; c < ncols; c++) {
-				char *end;
-				unsigned long long v = strtoull(q, &end, 10);
+				uint64_t v;
 
-				if (end == q)
-					return ps_err(err, "%s:%d: expected %d block counts", name, line, ncols);
+				if (count_at(&q, &v) < 0)
+					return ps_err(err, "%s:%d: expected %d block counts (0 to 2^48): '%.80s'", name, line,
+						      ncols, buf);
 				if (cols[c] >= 0 && cols[c] < PS_NR_MT)
 					z->nr_blocks[cols[c]] = v;
-				q = end;
+				total += v;
 			}
+			/* the span's pageblocks, a partial one at each end included */
+			blocks = (z->spanned >> m->pageblock_order) + 2;
+			if (total > blocks)
+				return ps_err(err, "%s:%d: zone %s of node %d: %llu pageblocks counted, more than the %llu its span holds",
+					      name, line, zname, node, (unsigned long long)total, (unsigned long long)blocks);
 		}
 	}
 	return 0;
@@ -366,6 +456,7 @@ int ps_parse_buddyinfo(const char *text, const char *name, struct ps_machine *m,
 		char zname[32];
 		struct ps_zone_desc *z;
 		const char *q;
+		uint64_t counts[PS_NR_ORDERS], pages = 0;
 
 		line++;
 		if (sscanf(buf, "Node %d, zone %31s%n", &node, zname, &n) != 2)
@@ -374,15 +465,14 @@ int ps_parse_buddyinfo(const char *text, const char *name, struct ps_machine *m,
 		if (!z)
 			continue;
 		q = buf + n;
-		for (int o = 0; o < PS_NR_ORDERS; o++) {
-			char *end;
-			unsigned long long v = strtoull(q, &end, 10);
-
-			if (end == q)
-				return ps_err(err, "%s:%d: expected %d free counts, one per order", name, line, PS_NR_ORDERS);
-			z->buddy[o] = v;
-			q = end;
-		}
+		for (int o = 0; o < PS_NR_ORDERS; o++)
+			if (count_at(&q, &counts[o]) < 0)
+				return ps_err(err, "%s:%d: expected %d free counts (0 to 2^48), one per order", name, line,
+					      PS_NR_ORDERS);
+		if (free_fits(z, counts, &pages) < 0)
+			return ps_err(err, "%s:%d: zone %s of node %d: %llu free pages, more than the %llu it spans", name,
+				      line, zname, node, (unsigned long long)pages, (unsigned long long)z->spanned);
+		memcpy(z->buddy, counts, sizeof(z->buddy));
 		z->have_buddyinfo = 1;
 	}
 	return 0;
@@ -396,9 +486,19 @@ static char *dir_read(void *ctx, const char *rel, size_t *len, struct ps_error *
 	return ps_read_file(path, len, err);
 }
 
+static int dir_exists(void *ctx, const char *rel)
+{
+	char path[4096];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", (const char *)ctx, rel);
+	return lstat(path, &st) == 0;
+}
+
 void ps_fsrc_dir(struct ps_fsrc *src, const char *dir)
 {
 	src->read = dir_read;
+	src->exists = dir_exists;
 	src->ctx = (void *)dir;
 	src->name = dir;
 }
@@ -421,6 +521,14 @@ static char *reader_read(void *ctx, const char *rel, size_t *len, struct ps_erro
 	return text;
 }
 
+static int reader_exists(void *ctx, const char *rel)
+{
+	char *text = reader_read(ctx, rel, NULL, NULL);
+
+	free(text);
+	return text != NULL;
+}
+
 void ps_fsrc_reader(struct ps_fsrc *src, struct ps_reader *r, const char *prefix, const char *name)
 {
 	static __thread struct reader_src rs[2];
@@ -431,48 +539,119 @@ void ps_fsrc_reader(struct ps_fsrc *src, struct ps_reader *r, const char *prefix
 	snprintf(rs[i].prefix, sizeof(rs[i].prefix), "%s", prefix);
 	snprintf(names[i], sizeof(names[i]), "%s (%s)", name, prefix);
 	src->read = reader_read;
+	src->exists = reader_exists;
 	src->ctx = &rs[i];
 	src->name = names[i];
 }
 
+char *ps_fsrc_read_opt(const struct ps_fsrc *src, const char *rel, size_t *len, int *absent, struct ps_error *err)
+{
+	char *text;
+
+	*absent = 0;
+	if (!src->exists(src->ctx, rel)) {
+		*absent = 1;
+		return NULL;
+	}
+	text = src->read(src->ctx, rel, len, err);
+	if (!text)
+		ps_err(err, "%s (the sysroot has it but it cannot be used: remove it or copy the traced machine's /%s)",
+		       err->msg, rel);
+	return text;
+}
+
+/* A node distance as the kernel prints it: 10 for the node itself, 11-255 to others (SLIT). */
+static int parse_distances(const char *text, const char *name, int node, struct ps_machine *m,
+			   struct ps_error *err)
+{
+	const char *q = text;
+	int j = 0;
+
+	for (;;) {
+		char *end;
+		long d;
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (!*q || *q == '\n')
+			break;
+		errno = 0;
+		d = strtol(q, &end, 10);
+		if (end == q || (*end && *end != ' ' && *end != '\t' && *end != '\n'))
+			return ps_err(err, "%s: '%.40s' is not a distance", name, q);
+		if (j >= m->nr_nodes)
+			return ps_err(err, "%s: more than %d distances (one per node of zoneinfo)", name, m->nr_nodes);
+		if (errno || d < 10 || d > 255 || (j == node) != (d == 10))
+			return ps_err(err, "%s: distance %.*s to node %d: the kernel gives 10 for the node itself and 11 to 255 to the others",
+				      name, (int)(end - q), q, j);
+		m->distance[node][j++] = (int)d;
+		q = end;
+	}
+	if (j != m->nr_nodes)
+		return ps_err(err, "%s: expected %d distances (one per node of zoneinfo), found %d", name, m->nr_nodes, j);
+	return 0;
+}
+
 static int load_nodes(const struct ps_fsrc *src, struct ps_machine *m, struct ps_error *err)
 {
-	char rel[256];
+	char rel[256], name[4096];
+	int have_dist[PS_MAX_NODES] = { 0 };
 
 	for (int node = 0; node < m->nr_nodes; node++) {
+		int16_t cpus[PS_MAX_CPUS];
 		char *text;
+		int absent, max = 0, r;
 
 		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/cpulist", node);
-		text = src->read(src->ctx, rel, NULL, NULL);
+		snprintf(name, sizeof(name), "%s/%s", src->name, rel);
+		text = ps_fsrc_read_opt(src, rel, NULL, &absent, err);
+		if (!text && !absent)
+			return -1;
 		if (text) {
-			if (ps_parse_cpulist(text, m->cpu_node, node, &m->nr_cpus) < 0) {
-				free(text);
-				return ps_err(err, "%s/%s: not a CPU list (expected e.g. '0-3,8')", src->name, rel);
-			}
+			for (int c = 0; c < PS_MAX_CPUS; c++)
+				cpus[c] = -1;
+			r = ps_parse_cpulist(text, cpus, node, &max);
 			free(text);
+			if (r == -2)
+				return ps_err(err, "%s: a CPU at or above %d: pagesim models at most %d CPUs", name,
+					      PS_MAX_CPUS, PS_MAX_CPUS);
+			if (r < 0)
+				return ps_err(err, "%s: not a CPU list (expected e.g. '0-3,8')", name);
+			for (int c = 0; c < max; c++) {
+				if (cpus[c] < 0)
+					continue;
+				if (m->cpu_node[c] >= 0)
+					return ps_err(err, "%s: CPU %d is listed by node%d/cpulist too: a CPU belongs to one node",
+						      name, c, m->cpu_node[c]);
+				m->cpu_node[c] = (int16_t)node;
+			}
+			if (max > m->nr_cpus)
+				m->nr_cpus = max;
 		}
 		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/distance", node);
-		text = src->read(src->ctx, rel, NULL, NULL);
+		snprintf(name, sizeof(name), "%s/%s", src->name, rel);
+		text = ps_fsrc_read_opt(src, rel, NULL, &absent, err);
+		if (!text && !absent)
+			return -1;
 		if (text) {
-			const char *q = text;
-
-			for (int j = 0; j < m->nr_nodes; j++) {
-				char *end;
-				long d = strtol(q, &end, 10);
-
-				if (end == q) {
-					free(text);
-					return ps_err(err, "%s/%s: expected %d distances", src->name, rel, m->nr_nodes);
-				}
-				m->distance[node][j] = d;
-				q = end;
-			}
+			r = parse_distances(text, name, node, m, err);
 			free(text);
+			if (r < 0)
+				return -1;
+			have_dist[node] = 1;
 		} else {
 			for (int j = 0; j < m->nr_nodes; j++)
 				m->distance[node][j] = node == j ? 10 : 20;
 		}
 	}
+	/* ACPI allows an asymmetric SLIT and the kernel keeps it: a warning */
+	for (int i = 0; i < m->nr_nodes; i++)
+		for (int j = 0; j < i; j++)
+			if (have_dist[i] && have_dist[j] && m->distance[i][j] != m->distance[j][i]) {
+				ps_machine_warn(m, "%s/sys/devices/system/node: node %d's distance to node %d is %d but node %d's to node %d is %d: an asymmetric table (the replay orders each node's fallback zones by its own row)",
+						src->name, i, j, m->distance[i][j], j, i, m->distance[j][i]);
+				return 0;
+			}
 	return 0;
 }
 
@@ -482,13 +661,18 @@ static int load_one(const struct ps_fsrc *src, const char *rel, int required,
 {
 	char name[4096];
 	char *text;
-	int ret;
+	int ret, absent = 0;
 
 	snprintf(name, sizeof(name), "%s/%s", src->name, rel);
-	text = src->read(src->ctx, rel, NULL, err);
+	if (required)
+		text = src->read(src->ctx, rel, NULL, err);
+	else
+		text = ps_fsrc_read_opt(src, rel, NULL, &absent, err);
 	if (!text) {
-		if (!required)
+		if (absent)
 			return 0;
+		if (!required)
+			return -1;
 		return ps_err(err, "%s (the sysroot needs it: copy /%s of the traced machine there)", err->msg, rel);
 	}
 	ret = parse(text, name, m, err);
@@ -574,11 +758,13 @@ static int load_reclaim_facts(const struct ps_fsrc *src, struct ps_machine *m, s
 {
 	char rel[256], name[4096];
 	char *text, *end;
-	int ret = 0;
+	int ret = 0, absent;
 
 	for (int node = 0; node < m->nr_nodes && node < PS_MAX_NODES && !ret; node++) {
 		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/vmstat", node);
-		text = src->read(src->ctx, rel, NULL, NULL);
+		text = ps_fsrc_read_opt(src, rel, NULL, &absent, err);
+		if (!text && !absent)
+			return -1;
 		if (!text)
 			continue;
 		snprintf(name, sizeof(name), "%s/%s", src->name, rel);
@@ -587,7 +773,9 @@ static int load_reclaim_facts(const struct ps_fsrc *src, struct ps_machine *m, s
 	}
 	if (ret)
 		return -1;
-	text = src->read(src->ctx, "proc/meminfo", NULL, NULL);
+	text = ps_fsrc_read_opt(src, "proc/meminfo", NULL, &absent, err);
+	if (!text && !absent)
+		return -1;
 	if (text) {
 		snprintf(name, sizeof(name), "%s/proc/meminfo", src->name);
 		ret = parse_swap(text, name, m, err);
@@ -595,7 +783,9 @@ static int load_reclaim_facts(const struct ps_fsrc *src, struct ps_machine *m, s
 		if (ret)
 			return -1;
 	}
-	text = src->read(src->ctx, "sys/kernel/mm/lru_gen/enabled", NULL, NULL);
+	text = ps_fsrc_read_opt(src, "sys/kernel/mm/lru_gen/enabled", NULL, &absent, err);
+	if (!text && !absent)
+		return -1;
 	if (text) {
 		long v = strtol(text, &end, 0);
 
@@ -617,6 +807,7 @@ int ps_sysroot_load_machine_src(const struct ps_fsrc *src, struct ps_machine *m,
 {
 	static __thread char source[4096];
 	char *text;
+	int absent;
 
 	ps_machine_init(m);
 	if (load_one(src, "proc/zoneinfo", 1, ps_parse_zoneinfo, m, err) < 0)
@@ -629,7 +820,9 @@ int ps_sysroot_load_machine_src(const struct ps_fsrc *src, struct ps_machine *m,
 		return -1;
 	if (load_reclaim_facts(src, m, err) < 0)
 		return -1;
-	text = src->read(src->ctx, "proc/sys/kernel/osrelease", NULL, NULL);
+	text = ps_fsrc_read_opt(src, "proc/sys/kernel/osrelease", NULL, &absent, err);
+	if (!text && !absent)
+		return -1;
 	if (text) {
 		text[strcspn(text, "\n")] = 0;
 		snprintf(m->release, sizeof(m->release), "%s", text);
@@ -656,6 +849,7 @@ int ps_sysroot_load_counters_src(const struct ps_fsrc *src, struct ps_kv *kv, st
 {
 	char rel[256], name[4096];
 	char *text;
+	int absent;
 
 	text = src->read(src->ctx, "proc/vmstat", NULL, err);
 	if (!text)
@@ -670,7 +864,9 @@ int ps_sysroot_load_counters_src(const struct ps_fsrc *src, struct ps_kv *kv, st
 		char prefix[32];
 
 		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/numastat", node);
-		text = src->read(src->ctx, rel, NULL, NULL);
+		text = ps_fsrc_read_opt(src, rel, NULL, &absent, err);
+		if (!text && !absent)
+			return -1;
 		if (!text)
 			continue;
 		snprintf(prefix, sizeof(prefix), "node%d.", node);
@@ -690,4 +886,41 @@ int ps_sysroot_load_counters(const char *dir, struct ps_kv *kv, struct ps_error 
 
 	ps_fsrc_dir(&src, dir);
 	return ps_sysroot_load_counters_src(&src, kv, err);
+}
+
+int ps_sysroot_same_machine(const struct ps_machine *before, const struct ps_fsrc *bsrc, const struct ps_fsrc *asrc,
+			    struct ps_error *err)
+{
+	struct ps_machine *b = NULL, *a = malloc(sizeof(*a));
+	char what[256];
+	int ret = -1;
+
+	if (!a)
+		return ps_err(err, "out of memory");
+	/* snapshots without a zoneinfo (counters only) cannot be compared */
+	if (!asrc->exists(asrc->ctx, "proc/zoneinfo") || (!before && !bsrc->exists(bsrc->ctx, "proc/zoneinfo"))) {
+		free(a);
+		return 0;
+	}
+	if (!before) {
+		b = malloc(sizeof(*b));
+		if (!b) {
+			ps_err(err, "out of memory");
+			goto out;
+		}
+		if (ps_sysroot_load_machine_src(bsrc, b, err) < 0)
+			goto out;
+		before = b;
+	}
+	if (ps_sysroot_load_machine_src(asrc, a, err) < 0)
+		goto out;
+	if (!ps_machine_same(before, a, what, sizeof(what))) {
+		ps_err(err, "%s is not a snapshot of the machine of %s: it has %s", asrc->name, bsrc->name, what);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(a);
+	free(b);
+	return ret;
 }

@@ -30,6 +30,7 @@ int ps_sysroot_load_machine(const char *dir, struct ps_machine *m, struct ps_err
  */
 struct ps_fsrc {
 	char *(*read)(void *ctx, const char *rel, size_t *len, struct ps_error *err);
+	int (*exists)(void *ctx, const char *rel);	/* whether @rel is there at all */
 	void *ctx;
 	const char *name;	/* for messages: "sysroot DIR", "FILE (before/)" */
 };
@@ -41,8 +42,24 @@ struct ps_reader;
 /* A source over the snapshots stored in a trace, under @prefix ("before" or "after"). */
 void ps_fsrc_reader(struct ps_fsrc *src, struct ps_reader *r, const char *prefix, const char *name);
 
+/*
+ * A file the sysroot may lack: NULL with *@absent set when it has none;
+ * NULL with @err when it has one that cannot be read (a fifo, a directory,
+ * binary data), which is an error, not an absence.
+ */
+char *ps_fsrc_read_opt(const struct ps_fsrc *src, const char *rel, size_t *len, int *absent, struct ps_error *err);
+
 int ps_sysroot_load_machine_src(const struct ps_fsrc *src, struct ps_machine *m, struct ps_error *err);
 int ps_sysroot_load_counters_src(const struct ps_fsrc *src, struct ps_kv *kv, struct ps_error *err);
+
+/*
+ * @asrc must be a snapshot of the machine of @bsrc (@before: that machine,
+ * already loaded, or NULL to load it): the same kernel, nodes and zones
+ * (lib/machine.h's ps_machine_same).  -1 with @err saying what differs; 0
+ * also when either has no proc/zoneinfo to compare.
+ */
+int ps_sysroot_same_machine(const struct ps_machine *before, const struct ps_fsrc *bsrc, const struct ps_fsrc *asrc,
+			    struct ps_error *err);
 
 /* Parsers of single files, exposed for tests and fuzzing; @name is for messages. */
 int ps_parse_zoneinfo(const char *text, const char *name, struct ps_machine *m, struct ps_error *err);

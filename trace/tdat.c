@@ -165,10 +165,15 @@ static int take(struct ps_reader *r, struct tdat_state *st, struct tep_record *r
 		return ps_reader_skip(r, PS_SKIP_OTHER_EVENT, where, n, strlen(n), err);
 	}
 	if (rec->size < st->need[type] || fill(r, st, type, rec, ev) < 0) {
-		const char *n = ps_event_names[type];
+		char what[96];
 
+		if (rec->size < st->need[type])
+			snprintf(what, sizeof(what), "%s: a record of %d bytes, where its format needs %d",
+				 ps_event_names[type], rec->size, st->need[type]);
+		else
+			snprintf(what, sizeof(what), "%s", ps_event_names[type]);
 		snprintf(where, sizeof(where), "cpu %d offset %llu", rec->cpu, rec->offset);
-		return ps_reader_skip(r, PS_SKIP_BAD_FIELD, where, n, strlen(n), err);
+		return ps_reader_skip(r, PS_SKIP_BAD_FIELD, where, what, strlen(what), err);
 	}
 	ps_reader_account(r, ev);
 	return 1;
@@ -331,6 +336,7 @@ static int tdat_start(struct ps_reader *r, struct tdat_state *st, int fd, uint64
 		      const struct ps_tep_kmem *kmem, enum tdat_path how, struct ps_error *err)
 {
 	const char *why = NULL;
+	char msg[256];
 	int found, ret;
 
 	st->tep = tracecmd_get_tep(st->handle);
@@ -345,6 +351,13 @@ static int tdat_start(struct ps_reader *r, struct tdat_state *st, int fd, uint64
 	if (!found)
 		return ps_err(err, "%s: the trace.dat has no kmem page event formats: record kmem:mm_page_alloc and friends",
 			      r->path);
+	if (ps_tep_kmem_check(&st->k, msg, sizeof(msg)) < 0)
+		return ps_err(err, "%s: the trace.dat's %s: the event format is damaged (or from a kernel pagesim does not know)",
+			      r->path, msg);
+	/* every kernel's ring-buffer page header has a 64-bit timestamp */
+	if (!tep_is_old_format(st->tep) && tep_get_header_timestamp_size(st->tep) != 8)
+		return ps_err(err, "%s: the trace.dat's header_page format gives a %d-byte timestamp, not 8: the header is damaged",
+			      r->path, tep_get_header_timestamp_size(st->tep));
 	init_need(st);
 	st->pending = calloc(PS_READER_MAX_CPUS, sizeof(*st->pending));
 	if (!st->pending)

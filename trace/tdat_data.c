@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * tdat_data.c - per-CPU event data of a trace.dat (see tdat_data.h).
+ * tdat_data.c - per-CPU event data of a trace.dat (see tdat_data.h): the
+ * walk of its ring-buffer pages and events, merged by time; where the data
+ * lies comes from tdat_options.c.
  *
  * File layout (trace-cmd's lib/trace-cmd/trace-output.c and trace-input.c):
  * v7: header, then a chain of options sections (16-byte section header, the
@@ -24,25 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <zstd.h>
 
-#include "trace/reader-local.h"
-#include "trace/tdat_data.h"
-
-enum {
-	OPT_DONE = 0,
-	OPT_DATE = 1,
-	OPT_BUFFER = 3,
-	OPT_OFFSET = 7,
-	OPT_TIME_SHIFT = 12,
-	OPT_TSC2NSEC = 14,
-	OPT_BUFFER_TEXT = 22,
-};
-
-#define SEC_FL_COMPRESS		1
+#include "trace/tdat-local.h"
 
 /* ring-buffer page (kernel/trace/ring_buffer.c) */
 #define RB_MISSED_EVENTS	(1ull << 31)
@@ -53,539 +40,6 @@ enum {
 #define RB_PADDING		29
 #define RB_TIME_EXTEND		30
 #define RB_TIME_STAMP		31
-
-#define MAX_CHUNK		(64u << 20)	/* a larger chunk or options block is refused */
-#define RAW_WINDOW		(256u << 10)	/* uncompressed data is read this much at a time */
-#define SLACK			64		/* zeroed bytes past the data in a buffer */
-#define MAX_SECTIONS		4096
-
-struct region {
-	uint64_t off, size;
-	int used;
-};
-
-struct layout {
-	int version, long_size, page_size, zstd;
-	uint64_t file_size, options_start;
-	uint64_t ts_offset;		/* signed, kept unsigned: any DATE or OFFSET wraps, no overflow */
-	uint32_t mult, shift;
-	int unsupported, damaged;
-	const char *why;
-	char damage[128];
-	const char *want;		/* the buffer read, "" for the top level */
-	/* per buffer: flyrecord section, page size, regions indexed by CPU */
-	int found, top_found;
-	uint64_t sec_off, top_sec_off;
-	int buf_page;
-	struct region *reg, *top_reg;
-	int nreg, top_nreg;
-};
-
-struct tcpu {
-	int cpu;
-	uint64_t pos, end;		/* file: next byte to read, end of this CPU's data */
-	uint32_t zleft;			/* compressed: chunks not read yet */
-	uint8_t *buf;
-	size_t cap, len, pg;		/* buffer size, bytes of data in it, current page */
-	uint64_t vpos;			/* libtracecmd's offset of buf[0] */
-	const uint8_t *data;		/* events of the current page, NULL when none */
-	uint32_t size, curr, index, next;
-	uint64_t ts;			/* raw time of the current event */
-	long long lost;
-	struct tep_record rec;
-};
-
-struct ps_tdat_data {
-	int fd;
-	int long_size, page_size, start, compressed;
-	uint64_t ts_offset;
-	uint32_t mult, shift;
-	ZSTD_DCtx *z;
-	uint8_t *zin;
-	size_t zin_cap;
-	int ncpu, nact;
-	struct tcpu *cpu;
-	int *act;			/* CPUs with a record, ascending */
-	struct tcpu *last;		/* CPU of the record handed out last */
-};
-
-static inline uint32_t le32(const void *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static inline uint64_t le64(const void *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static int pread_full(int fd, void *buf, size_t len, uint64_t off)
-{
-	uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = pread(fd, p, len, off);
-
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
-		off += n;
-	}
-	return 0;
-}
-
-/* Damage in the data layout: an error, not a fall-back (libtracecmd may crash on it). */
-static int damage(struct layout *l, const char *why, int cpu, uint64_t off)
-{
-	if (!l->unsupported) {
-		snprintf(l->damage, sizeof(l->damage), "cpu %d: %s (file offset %llu)", cpu, why,
-			 (unsigned long long)off);
-		l->unsupported = 1;
-		l->why = l->damage;
-		l->damaged = 1;
-	}
-	return -1;
-}
-
-static int refuse(struct layout *l, const char *why)
-{
-	if (!l->unsupported) {
-		l->unsupported = 1;
-		l->why = why;
-	}
-	return -1;
-}
-
-/* A NUL-terminated string at @p within @end, or NULL. */
-static const char *str_at(const uint8_t *p, const uint8_t *end)
-{
-	const uint8_t *z = memchr(p, 0, end - p);
-
-	return z ? (const char *)p : NULL;
-}
-
-static long long opt_number(const uint8_t *p, uint32_t size)
-{
-	char tmp[64];
-
-	if (size > sizeof(tmp) - 1)
-		size = sizeof(tmp) - 1;
-	memcpy(tmp, p, size);
-	tmp[size] = 0;
-	return strtoll(tmp, NULL, 0);
-}
-
-static int set_regions(struct layout *l, int top, struct region *reg, int nreg, uint64_t sec_off)
-{
-	if (top) {
-		free(l->top_reg);
-		l->top_reg = reg;
-		l->top_nreg = nreg;
-		l->top_sec_off = sec_off;
-		l->top_found = 1;
-	} else {
-		free(l->reg);
-		l->reg = reg;
-		l->nreg = nreg;
-		l->sec_off = sec_off;
-		l->found = 1;
-	}
-	return 0;
-}
-
-/* v7 BUFFER option: offset, name, clock, page size, CPU count, per CPU [cpu][offset][size]. */
-static int opt_buffer_v7(struct layout *l, const uint8_t *p, uint32_t size)
-{
-	const uint8_t *end = p + size, *q;
-	const char *name, *clock;
-	uint64_t sec_off;
-	uint32_t page, cpus;
-	struct region *reg;
-	int nreg = 0, top, want;
-
-	if (size < 8)
-		return refuse(l, "short BUFFER option");
-	sec_off = le64(p);
-	q = p + 8;
-	name = str_at(q, end);
-	if (!name)
-		return refuse(l, "bad BUFFER option");
-	q += strlen(name) + 1;
-	clock = str_at(q, end);
-	if (!clock)
-		return refuse(l, "bad BUFFER option");
-	q += strlen(clock) + 1;
-	top = !*name;
-	want = !strcmp(name, l->want);
-	if (!top && !want)
-		return 0;
-	if (end - q < 8)
-		return refuse(l, "short BUFFER option");
-	page = le32(q);
-	cpus = le32(q + 4);
-	q += 8;
-	if ((uint64_t)(end - q) < (uint64_t)cpus * 20)
-		return refuse(l, "short BUFFER option");
-	if (want && !top)
-		l->buf_page = page;
-	reg = calloc(PS_READER_MAX_CPUS, sizeof(*reg));
-	if (!reg)
-		return refuse(l, "out of memory");
-	for (uint32_t i = 0; i < cpus; i++, q += 20) {
-		uint32_t cpu = le32(q);
-
-		if (cpu >= PS_READER_MAX_CPUS || reg[cpu].used) {
-			free(reg);
-			return refuse(l, "BUFFER option with an odd CPU list");
-		}
-		reg[cpu].used = 1;
-		reg[cpu].off = le64(q + 4);
-		reg[cpu].size = le64(q + 12);
-		if (cpu + 1 > (uint32_t)nreg)
-			nreg = cpu + 1;
-	}
-	return set_regions(l, !want, reg, nreg, sec_off);
-}
-
-/* One option; v6 and v7 share the numbering.  @v6_buf: a v6 BUFFER option offset for the instance. */
-static int option(struct layout *l, uint16_t id, const uint8_t *p, uint32_t size, uint64_t *v6_buf)
-{
-	switch (id) {
-	case OPT_DATE:
-		/* microseconds; libtracecmd's sum in long long wraps the same way in practice */
-		l->ts_offset += (uint64_t)opt_number(p, size) * 1000;
-		break;
-	case OPT_OFFSET:
-		l->ts_offset += (uint64_t)opt_number(p, size);
-		break;
-	case OPT_TIME_SHIFT:
-		if (size >= 16)
-			return refuse(l, "guest trace (TIME_SHIFT option)");
-		break;
-	case OPT_TSC2NSEC:
-		if (size >= 16) {
-			l->mult = le32(p);
-			l->shift = le32(p + 4);
-			if (l->shift > 32)
-				return refuse(l, "TSC2NSEC shift out of range");
-		}
-		break;
-	case OPT_BUFFER:
-		if (l->version >= 7)
-			return opt_buffer_v7(l, p, size);
-		if (v6_buf && size > 8 && str_at(p + 8, p + size) && !strcmp((const char *)p + 8, l->want))
-			*v6_buf = le64(p);
-		break;
-	case OPT_BUFFER_TEXT:
-		if (size > 8 && str_at(p + 8, p + size) && !strcmp((const char *)p + 8, l->want))
-			return refuse(l, "latency buffer");
-		break;
-	}
-	return 0;
-}
-
-/* Reads and, when compressed, decompresses an options section's body. */
-static uint8_t *section_body(struct layout *l, struct ps_tdat_data *d, uint64_t off, uint32_t *len)
-{
-	uint8_t hdr[16], *body, *zbody;
-	uint64_t size;
-	uint32_t zsize, usize;
-	size_t ret;
-
-	if (off + 16 > l->file_size || pread_full(d->fd, hdr, 16, off) < 0) {
-		refuse(l, "options section out of the file");
-		return NULL;
-	}
-	if (le32(hdr) & 0xffff) {	/* the section id of an options section is DONE (0) */
-		refuse(l, "options section with an odd id");
-		return NULL;
-	}
-	size = le64(hdr + 8);
-	if (!((le32(hdr) >> 16) & SEC_FL_COMPRESS)) {
-		if (size > MAX_CHUNK || off + 16 + size > l->file_size) {
-			refuse(l, "options section too large");
-			return NULL;
-		}
-		body = malloc(size + 1);
-		if (!body || pread_full(d->fd, body, size, off + 16) < 0) {
-			free(body);
-			refuse(l, "options section unreadable");
-			return NULL;
-		}
-		*len = size;
-		return body;
-	}
-	if (!l->zstd || off + 24 > l->file_size || pread_full(d->fd, hdr, 8, off + 16) < 0) {
-		refuse(l, "compressed options section");
-		return NULL;
-	}
-	zsize = le32(hdr);
-	usize = le32(hdr + 4);
-	if (usize > MAX_CHUNK || zsize > MAX_CHUNK || off + 24 + zsize > l->file_size) {
-		refuse(l, "compressed options section too large");
-		return NULL;
-	}
-	zbody = malloc(zsize + 1);
-	body = malloc(usize + 1);
-	if (!zbody || !body || pread_full(d->fd, zbody, zsize, off + 24) < 0) {
-		free(zbody);
-		free(body);
-		refuse(l, "compressed options section unreadable");
-		return NULL;
-	}
-	ret = ZSTD_decompressDCtx(d->z, body, usize, zbody, zsize);
-	free(zbody);
-	if (ZSTD_isError(ret) || ret != usize) {
-		free(body);
-		refuse(l, "compressed options section damaged");
-		return NULL;
-	}
-	*len = usize;
-	return body;
-}
-
-static int options_v7(struct layout *l, struct ps_tdat_data *d)
-{
-	uint64_t off = l->options_start, total = 0;
-
-	for (int n = 0; off; n++) {
-		uint32_t len, pos = 0;
-		uint8_t *body;
-		uint64_t next = 0;
-		int done = 0;
-
-		if (n == MAX_SECTIONS)
-			return refuse(l, "options sections loop");
-		body = section_body(l, d, off, &len);
-		if (!body)
-			return -1;
-		/* a chain that loops back over large sections: bounded work, not MAX_SECTIONS of them */
-		total += len;
-		if (total > MAX_CHUNK) {
-			free(body);
-			return refuse(l, "options sections too large");
-		}
-		while (pos + 6 <= len) {
-			uint16_t id = le32(body + pos) & 0xffff;
-			uint32_t size = le32(body + pos + 2);
-
-			pos += 6;
-			if (size > len - pos) {
-				free(body);
-				return refuse(l, "option out of its section");
-			}
-			if (id == OPT_DONE) {
-				next = size >= 8 ? le64(body + pos) : 0;
-				done = 1;
-				break;
-			}
-			if (option(l, id, body + pos, size, NULL) < 0) {
-				free(body);
-				return -1;
-			}
-			pos += size;
-		}
-		free(body);
-		if (!done)
-			return refuse(l, "options section without DONE");
-		off = next;
-	}
-	return 0;
-}
-
-/* v6 options from @off up to the two-byte DONE; *end is set past it. */
-static int options_v6(struct layout *l, struct ps_tdat_data *d, uint64_t off, uint64_t *v6_buf,
-		      uint64_t *end)
-{
-	for (int n = 0;; n++) {
-		uint8_t hdr[6], *body;
-		uint32_t size;
-		int ret;
-
-		if (n == 100000 || off + 2 > l->file_size || pread_full(d->fd, hdr, 2, off) < 0)
-			return refuse(l, "v6 options out of the file");
-		if (!(hdr[0] | hdr[1])) {
-			*end = off + 2;
-			return 0;
-		}
-		if (off + 6 > l->file_size || pread_full(d->fd, hdr, 6, off) < 0)
-			return refuse(l, "v6 options out of the file");
-		size = le32(hdr + 2);
-		if (size > MAX_CHUNK || off + 6 + size > l->file_size)
-			return refuse(l, "v6 option out of the file");
-		body = malloc(size + 1);
-		if (!body || pread_full(d->fd, body, size, off + 6) < 0) {
-			free(body);
-			return refuse(l, "v6 option unreadable");
-		}
-		ret = option(l, hdr[0] | hdr[1] << 8, body, size, v6_buf);
-		free(body);
-		if (ret < 0)
-			return -1;
-		off += 6 + size;
-	}
-}
-
-/* v6: "flyrecord" at @off, then @ncpu x [offset][size]. */
-static int flyrecord_v6(struct layout *l, struct ps_tdat_data *d, uint64_t off, int ncpu)
-{
-	uint8_t mark[10], e[16];
-	struct region *reg;
-
-	if (off + 10 > l->file_size || pread_full(d->fd, mark, 10, off) < 0 ||
-	    memcmp(mark, "flyrecord", 10))
-		return refuse(l, "v6 buffer without flyrecord data");
-	reg = calloc(PS_READER_MAX_CPUS, sizeof(*reg));
-	if (!reg)
-		return refuse(l, "out of memory");
-	for (int c = 0; c < ncpu; c++) {
-		if (pread_full(d->fd, e, 16, off + 10 + 16 * c) < 0) {
-			free(reg);
-			return refuse(l, "v6 flyrecord table out of the file");
-		}
-		reg[c].used = 1;
-		reg[c].off = le64(e);
-		reg[c].size = le64(e + 8);
-	}
-	return set_regions(l, 0, reg, ncpu, 0);
-}
-
-static int layout_v6(struct layout *l, struct ps_tdat_data *d, uint64_t off, int ncpu)
-{
-	uint64_t buf = 0, end;
-	uint8_t mark[10];
-
-	if (!off)
-		return refuse(l, "v6 file without options");
-	if (options_v6(l, d, off, *l->want ? &buf : NULL, &end) < 0)
-		return -1;
-	if (!*l->want)
-		return flyrecord_v6(l, d, end, ncpu);
-	if (!buf)
-		return refuse(l, "v6 instance not found");
-	if (buf + 10 > l->file_size || pread_full(d->fd, mark, 10, buf) < 0)
-		return refuse(l, "v6 instance out of the file");
-	if (!memcmp(mark, "options  ", 10)) {
-		if (options_v6(l, d, buf + 10, NULL, &end) < 0)
-			return -1;
-		buf = end;
-	}
-	return flyrecord_v6(l, d, buf, ncpu);
-}
-
-static int header(struct layout *l, struct ps_tdat_data *d)
-{
-	uint8_t h[256];
-	const uint8_t *p, *end;
-	const char *ver, *zname, *zver;
-	struct stat stb;
-	size_t got;
-
-	if (fstat(d->fd, &stb) < 0)
-		return refuse(l, "fstat failed");
-	l->file_size = stb.st_size;
-	got = l->file_size < sizeof(h) ? l->file_size : sizeof(h);
-	if (got < 20 || pread_full(d->fd, h, got, 0) < 0)
-		return refuse(l, "short header");
-	end = h + got;
-	ver = str_at(h + 10, end);
-	if (!ver)
-		return refuse(l, "bad header");
-	l->version = atoi(ver);
-	p = h + 10 + strlen(ver) + 1;
-	if (end - p < 6)
-		return refuse(l, "short header");
-	if (p[0] != 0)
-		return refuse(l, "big-endian file");
-	l->long_size = p[1];
-	l->page_size = le32(p + 2);
-	p += 6;
-	if (l->version == 6)
-		return 0;
-	if (l->version != 7)
-		return refuse(l, "file version other than 6 and 7");
-	zname = str_at(p, end);
-	if (!zname)
-		return refuse(l, "bad header");
-	p += strlen(zname) + 1;
-	zver = str_at(p, end);
-	if (!zver)
-		return refuse(l, "bad header");
-	p += strlen(zver) + 1;
-	if (end - p < 8)
-		return refuse(l, "short header");
-	l->options_start = le64(p);
-	if (!strcmp(zname, "zstd"))
-		l->zstd = 1;
-	else if (*zname && strcmp(zname, "none"))
-		return refuse(l, "compression other than zstd");
-	return 0;
-}
-
-/* Section flags of a v7 flyrecord section: compressed or not. */
-static int section_compressed(struct layout *l, struct ps_tdat_data *d, uint64_t off, int *compressed)
-{
-	uint8_t hdr[16];
-
-	if (off + 16 > l->file_size || pread_full(d->fd, hdr, 16, off) < 0)
-		return refuse(l, "flyrecord section out of the file");
-	*compressed = (le32(hdr) >> 16) & SEC_FL_COMPRESS;
-	if (*compressed && !l->zstd)
-		return refuse(l, "compressed data in a file without compression");
-	return 0;
-}
-
-/*
- * Walks the chunk headers of a compressed CPU data: chunk count, total and
- * largest uncompressed size; all chunks must lie within the region.
- */
-static int walk_chunks(struct layout *l, struct ps_tdat_data *d, const struct region *g, int cpu,
-		       uint32_t *count, uint64_t *total, uint32_t *largest)
-{
-	/* the size written for compressed data leaves out the chunk count */
-	uint64_t pos = g->off + 4, end = g->off + 4 + g->size;
-	uint8_t b[8];
-
-	*total = 0;
-	*largest = 0;
-	if (end > l->file_size || pread_full(d->fd, b, 4, g->off) < 0)
-		return damage(l, "compressed CPU data out of the file", cpu, g->off);
-	*count = le32(b);
-	if (*count > g->size / 8)
-		return damage(l, "compressed CPU data with too many chunks", cpu, g->off);
-	for (uint32_t i = 0; i < *count; i++) {
-		uint32_t zsize, usize;
-
-		if (pos + 8 > end || pread_full(d->fd, b, 8, pos) < 0)
-			return damage(l, "chunk header out of its CPU data", cpu, pos);
-		zsize = le32(b);
-		usize = le32(b + 4);
-		if (usize > MAX_CHUNK || zsize > ZSTD_compressBound(MAX_CHUNK) || pos + 8 + zsize > end)
-			return damage(l, "chunk out of its CPU data", cpu, pos);
-		*total += usize;
-		if (usize > *largest)
-			*largest = usize;
-		pos += 8 + zsize;
-	}
-	return 0;
-}
-
-static inline uint64_t round_page(uint64_t v, uint64_t page)
-{
-	return (v + page - 1) & ~(page - 1);
-}
-
-static int good_page_size(int p)
-{
-	return p >= 256 && p <= (1 << 24) && !(p & (p - 1));
-}
 
 /* Mirrors libtracecmd's mul_u64_u32_shr(). */
 static inline uint64_t mul_shr(uint64_t a, uint64_t mul, unsigned int shift)
@@ -849,25 +303,25 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tep_h
 	}
 	d->fd = fd;
 	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
-		refuse(&l, "big-endian host");
+		ps_tdat_refuse(&l, "big-endian host");
 	else if (tep_get_header_timestamp_size(tep) != 8 || tep_is_old_format(tep))
-		refuse(&l, "old ring-buffer page format");
-	if (l.unsupported || header(&l, d) < 0)
+		ps_tdat_refuse(&l, "old ring-buffer page format");
+	if (l.unsupported || ps_tdat_header(&l, d) < 0)
 		return give_up(d, &l, why, r->path, err);
 	if (l.long_size != 4 && l.long_size != 8)
-		refuse(&l, "odd long size");
+		ps_tdat_refuse(&l, "odd long size");
 	else if (!good_page_size(l.page_size))
-		refuse(&l, "odd page size");
+		ps_tdat_refuse(&l, "odd page size");
 	else if (ncpu < 0 || ncpu > PS_READER_MAX_CPUS)
-		refuse(&l, "odd CPU count");
+		ps_tdat_refuse(&l, "odd CPU count");
 	else if (l.zstd && !(d->z = ZSTD_createDCtx()))	/* only files with compression use it */
-		refuse(&l, "out of memory");
+		ps_tdat_refuse(&l, "out of memory");
 	if (l.unsupported)
 		return give_up(d, &l, why, r->path, err);
-	if ((l.version == 6 ? layout_v6(&l, d, v6_options, ncpu) : options_v7(&l, d)) < 0)
+	if (ps_tdat_options(&l, d, v6_options, ncpu) < 0)
 		return give_up(d, &l, why, r->path, err);
 	if (!l.found && *instance) {
-		refuse(&l, "buffer not found in the options");
+		ps_tdat_refuse(&l, "buffer not found in the options");
 		return give_up(d, &l, why, r->path, err);
 	}
 	if (!l.found)
@@ -876,10 +330,10 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tep_h
 	if (l.version >= 7 && *instance)
 		d->page_size = l.buf_page;
 	if (!good_page_size(d->page_size)) {
-		refuse(&l, "odd buffer page size");
+		ps_tdat_refuse(&l, "odd buffer page size");
 		return give_up(d, &l, why, r->path, err);
 	}
-	if (l.version >= 7 && l.found && section_compressed(&l, d, l.sec_off, &compressed) < 0)
+	if (l.version >= 7 && l.found && ps_tdat_section_compressed(&l, d, l.sec_off, &compressed) < 0)
 		return give_up(d, &l, why, r->path, err);
 	d->compressed = compressed;
 	d->long_size = l.long_size;
@@ -897,7 +351,7 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tep_h
 	if (*instance && l.top_found && l.version >= 7) {
 		int top_z = 0;
 
-		if (section_compressed(&l, d, l.top_sec_off, &top_z) < 0)
+		if (ps_tdat_section_compressed(&l, d, l.top_sec_off, &top_z) < 0)
 			return give_up(d, &l, why, r->path, err);
 		for (int c = 0; top_z && c < l.top_nreg; c++) {
 			uint32_t count, largest;
@@ -905,7 +359,7 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tep_h
 
 			if (!l.top_reg[c].size)
 				continue;
-			if (walk_chunks(&l, d, &l.top_reg[c], c, &count, &total, &largest) < 0)
+			if (ps_tdat_walk_chunks(&l, d, &l.top_reg[c], c, &count, &total, &largest) < 0)
 				return give_up(d, &l, why, r->path, err);
 			vnext = round_page(vnext + total, l.page_size);
 		}
@@ -915,7 +369,7 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tep_h
 	d->cpu = calloc(d->ncpu ? d->ncpu : 1, sizeof(*d->cpu));
 	d->act = calloc(d->ncpu ? d->ncpu : 1, sizeof(*d->act));
 	if (!d->cpu || !d->act) {
-		refuse(&l, "out of memory");
+		ps_tdat_refuse(&l, "out of memory");
 		return give_up(d, &l, why, r->path, err);
 	}
 	for (int i = 0; i < d->ncpu; i++) {
@@ -928,13 +382,13 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tep_h
 		if (!g->size)
 			continue;
 		if (g->off + g->size > l.file_size || g->off + g->size < g->off) {
-			damage(&l, "CPU data out of the file", i, g->off);
+			ps_tdat_damage(&l, "CPU data out of the file", i, g->off);
 			return give_up(d, &l, why, r->path, err);
 		}
 		c->pos = g->off;
 		c->end = g->off + g->size;
 		if (compressed) {
-			if (walk_chunks(&l, d, g, i, &count, &total, &largest) < 0)
+			if (ps_tdat_walk_chunks(&l, d, g, i, &count, &total, &largest) < 0)
 				return give_up(d, &l, why, r->path, err);
 			c->pos = g->off + 4;
 			c->end = g->off + 4 + g->size;
@@ -948,7 +402,7 @@ struct ps_tdat_data *ps_tdat_data_open(struct ps_reader *r, int fd, struct tep_h
 		}
 		c->buf = malloc(c->cap);
 		if (!c->buf) {
-			refuse(&l, "out of memory");
+			ps_tdat_refuse(&l, "out of memory");
 			return give_up(d, &l, why, r->path, err);
 		}
 	}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* tep_kmem.c - the page events of lib/event.h from libtraceevent records (see tep_kmem.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "trace/gfp.h"
@@ -48,6 +49,8 @@ int ps_tep_kmem_init(struct ps_tep_kmem *k, struct tep_handle *tep)
 	int found = 0;
 
 	memset(k, 0, sizeof(*k));
+	for (int t = 0; t < PS_EV_NR; t++)
+		k->f[t].id = -1;	/* an event id 0 is a record's, never a match */
 	k->tep = tep;
 	trace_seq_init(&k->seq);
 	for (int t = 0; t < PS_EV_NR; t++) {
@@ -77,6 +80,64 @@ int ps_tep_kmem_init(struct ps_tep_kmem *k, struct tep_handle *tep)
 	}
 	k->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	return found;
+}
+
+int ps_tep_kmem_check(const struct ps_tep_kmem *k, char *msg, size_t len)
+{
+	/* the fields each event needs, besides pfn or page (what the text reader requires) */
+	static const char *const need[PS_EV_NR][5] = {
+		[PS_EV_ALLOC] = { "order" },
+		[PS_EV_FREE] = { "order" },
+		[PS_EV_ZONE_LOCKED] = { "order", "migratetype" },
+		[PS_EV_PCPU_DRAIN] = { "order", "migratetype" },
+		[PS_EV_EXTFRAG] = { "alloc_order", "fallback_order", "alloc_migratetype", "fallback_migratetype",
+				    "change_ownership" },
+	};
+
+	for (int t = 0; t < PS_EV_NR; t++) {
+		const struct ps_tep_fields *f = &k->f[t];
+		const struct tep_format_field *fl;
+
+		if (!f->event)
+			continue;
+		/* the page-cache, LRU and reclaim events' own fields are checked as each record is read */
+		if (ps_event_is_kmem(t) && !f->pfn && !f->page) {
+			snprintf(msg, len, "format of %s:%s has neither a 'pfn' nor a 'page' field", ps_event_systems[t], ps_event_names[t]);
+			return -1;
+		}
+		for (int i = 0; i < 5 && need[t][i]; i++)
+			if (!field(f->event, need[t][i])) {
+				snprintf(msg, len, "format of %s:%s has no field '%s'", ps_event_systems[t], ps_event_names[t], need[t][i]);
+				return -1;
+			}
+		/*
+		 * The common fields open every record, 16 bytes at most (type,
+		 * flags, preempt count, pid; lock_depth before 3.x): common_type
+		 * a u16 at 0 (the event id), common_pid an int, in every kernel.
+		 */
+		for (fl = f->event->format.common_fields; fl; fl = fl->next)
+			if (fl->offset < 0 || fl->size <= 0 || fl->offset + fl->size > 16 ||
+			    (!strcmp(fl->name, "common_type") && (fl->offset != 0 || fl->size != 2)) ||
+			    (!strcmp(fl->name, "common_pid") && fl->size != 4)) {
+				snprintf(msg, len, "format of %s:%s puts common field '%s' at offset %d, %d bytes (the common fields are the first bytes of a record)",
+					 ps_event_systems[t], ps_event_names[t], fl->name, fl->offset, fl->size);
+				return -1;
+			}
+		/* the fields read as numbers: a record is at most a ring-buffer page */
+		for (fl = f->event->format.fields; fl; fl = fl->next) {
+			int used = fl == f->pfn || fl == f->page || fl == f->order || fl == f->gfp || fl == f->mt ||
+				   fl == f->percpu_refill || fl == f->alloc_order || fl == f->fallback_order ||
+				   fl == f->alloc_mt || fl == f->fallback_mt || fl == f->change_ownership;
+
+			if (used && ((fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8) ||
+				     fl->offset < 0 || fl->offset > 65536)) {
+				snprintf(msg, len, "format of %s:%s gives field '%s' %d bytes at offset %d (a number of 1, 2, 4 or 8 bytes within the record)",
+					 ps_event_systems[t], ps_event_names[t], fl->name, fl->size, fl->offset);
+				return -1;
+			}
+		}
+	}
+	return 0;
 }
 
 int ps_tep_kmem_copy(struct ps_tep_kmem *k, const struct ps_tep_kmem *from)
@@ -319,6 +380,8 @@ int ps_tep_kmem_fill(struct ps_tep_kmem *k, int type, struct tep_record *rec, in
 	*from_page = 0;
 	ev->type = type;
 	ev->ts_ns = rec->ts;
+	if (rec->ts > PS_EV_MAX_TS)
+		return -1;	/* a damaged time stamp or OFFSET option (event.h) */
 	ev->cpu = rec->cpu;
 	if (k->common_pid && ps_tep_read(k, k->common_pid, rec, &v) == 0)
 		ev->pid = (int)v;

@@ -50,6 +50,11 @@ struct ps_tep_kmem {
  * mm_vmscan_write_folio) and their fields in @tep; returns how many exist.
  */
 int ps_tep_kmem_init(struct ps_tep_kmem *k, struct tep_handle *tep);
+/*
+ * Whether the formats of the events found give the fields pagesim reads,
+ * as numbers it can read: -1 with @msg naming the event and the field.
+ */
+int ps_tep_kmem_check(const struct ps_tep_kmem *k, char *msg, size_t len);
 /* The same from @from, looked up once already (no gfp cached); returns how many exist. */
 int ps_tep_kmem_copy(struct ps_tep_kmem *k, const struct ps_tep_kmem *from);
 void ps_tep_kmem_free(struct ps_tep_kmem *k);

@@ -76,6 +76,8 @@ static uint64_t parse_u64(const char *s, const char *end, int *ok)
 			d = *s - 'A' + 10;
 		else
 			return 0;
+		if (v > (UINT64_MAX - d) / base)
+			return 0;	/* past 64 bits: not a number the kernel prints */
 		v = v * base + d;
 	}
 	*ok = 1;
@@ -106,6 +108,8 @@ static uint64_t parse_ptr(const char *s, const char *end, int *ok, int *null)
 			d = *s - 'a' + 10;
 		else
 			return 0;
+		if (v >> 60)
+			return 0;	/* more than 16 hex digits */
 		v = (v << 4) | d;
 	}
 	*ok = 1;
@@ -121,8 +125,11 @@ static int parse_ts(const char *s, const char *end, uint64_t *ns)
 
 	if (s >= end || !is_digit(*s))
 		return -1;
-	while (s < end && is_digit(*s))
+	while (s < end && is_digit(*s)) {
 		sec = sec * 10 + (*s++ - '0');
+		if (sec > PS_EV_MAX_TS / 1000000000ull - 1)
+			return -1;	/* past 2^63 ns (292 years, event.h) */
+	}
 	if (s < end && *s == '.') {
 		s++;
 		while (s < end && is_digit(*s)) {
@@ -141,42 +148,108 @@ static int parse_ts(const char *s, const char *end, uint64_t *ns)
 	return 0;
 }
 
-/* "[LOST 12 EVENTS]", "CPU:1 [LOST 12 EVENTS]", "CPU:1 [12 EVENTS DROPPED]", "[LOST EVENTS]" */
-static int parse_lost(struct ps_reader *r, const char *line)
+/*
+ * A lost-events marker is a whole line: "[LOST 12 EVENTS]", "[LOST EVENTS]"
+ * (the kernel), "[12 EVENTS DROPPED]" or "[EVENTS DROPPED]" (trace-cmd
+ * report), after an optional "CPU:<n> ".  An event line
+ * whose task is named like one ("[LOST 9 EVENTS]-123 [001] ...") is an
+ * event.  Sets *@n (-1: no count); returns 1 for a marker.
+ */
+static int match_lost(const char *p, const char *end, long long *n)
 {
-	const char *p = strstr(line, "EVENTS");
-	const char *b = strchr(line, '[');
-	uint64_t n = 0;
-	int have_n = 0;
+	const char *q;
+	uint64_t v = 0;
+	int digits = 0;
 
-	if (!p || !b || b > p || !(strstr(line, "LOST") || strstr(line, "DROPPED")))
-		return 0;
-	for (const char *q = b; q < p; q++) {
-		if (is_digit(*q)) {
-			n = n * 10 + (*q - '0');
-			have_n = 1;
-		}
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (end - p > 4 && !memcmp(p, "CPU:", 4)) {
+		for (q = p + 4; q < end && is_digit(*q); q++)
+			;
+		if (q == p + 4 || q >= end || *q != ' ')
+			return 0;
+		p = q + 1;
 	}
+	if (end - p < 2 || *p != '[' || end[-1] != ']')
+		return 0;
+	p++;
+	end--;
+	if (end - p >= 5 && !memcmp(p, "LOST ", 5)) {
+		p += 5;
+		if (end - p == 6 && !memcmp(p, "EVENTS", 6)) {
+			*n = -1;
+			return 1;
+		}
+		for (; p < end && is_digit(*p) && digits < 19; p++, digits++)
+			v = v * 10 + (*p - '0');
+		if (!digits || end - p != 7 || memcmp(p, " EVENTS", 7))
+			return 0;
+	} else if (end - p == 14 && !memcmp(p, "EVENTS DROPPED", 14)) {
+		*n = -1;	/* trace-cmd report: a loss of unknown size */
+		return 1;
+	} else {
+		for (; p < end && is_digit(*p) && digits < 19; p++, digits++)
+			v = v * 10 + (*p - '0');
+		if (!digits || end - p != 15 || memcmp(p, " EVENTS DROPPED", 15))
+			return 0;
+	}
+	*n = (long long)v;
+	return 1;
+}
+
+static int parse_lost(struct ps_reader *r, const char *line, const char *end)
+{
+	long long n;
+
+	if (!match_lost(line, end, &n))
+		return 0;
 	r->stats.lost_markers++;
-	if (have_n)
-		r->stats.lost_events += n;
+	if (n >= 0)
+		r->stats.lost_events += (uint64_t)n;
 	else
 		r->stats.lost_unknown++;
 	return 1;
 }
 
-static void parse_header(struct ps_reader *r, const char *line)
+/* A decimal count of at most 2^48 at @p (what a header may print); NULL if none. */
+static const char *header_count(const char *p, uint64_t *v)
 {
-	const char *p = strstr(line, "entries-in-buffer/entries-written:");
-	unsigned long long in, written;
-	int cpus;
+	const char *q = p;
 
-	if (p && sscanf(p, "entries-in-buffer/entries-written: %llu/%llu", &in, &written) == 2 &&
-	    written > in)
-		r->stats.lost_overwritten = written - in;
+	*v = 0;
+	while (is_digit(*q) && *v <= (1ull << 48))
+		*v = *v * 10 + (*q++ - '0');
+	return q == p || *v > (1ull << 48) ? NULL : q;
+}
+
+/*
+ * The tracefs header: "entries-in-buffer/entries-written: 8/8   #P:2".
+ * Returns -1 when it gives counts no ring buffer holds (more than 2^48
+ * entries, written below in-buffer is fine: nothing was overwritten) or a
+ * CPU count above the limit: the caller skips the line as malformed.
+ */
+static int parse_header(struct ps_reader *r, const char *line)
+{
+	static const char key[] = "entries-in-buffer/entries-written:";
+	const char *p = strstr(line, key);
+	uint64_t in, written, cpus;
+
+	if (p) {
+		p += sizeof(key) - 1;
+		while (*p == ' ')
+			p++;
+		if (!(p = header_count(p, &in)) || *p++ != '/' || !(p = header_count(p, &written)))
+			return -1;
+		if (written > in)
+			r->stats.lost_overwritten = written - in;
+	}
 	p = strstr(line, "#P:");
-	if (p && sscanf(p, "#P:%d", &cpus) == 1)
-		r->nr_cpus = cpus;
+	if (p) {
+		if (!header_count(p + 3, &cpus) || cpus > PS_READER_MAX_CPUS)
+			return -1;
+		r->nr_cpus = (int)cpus;
+	}
+	return 0;
 }
 
 enum field_id {
@@ -289,6 +362,9 @@ static int parse_fields(struct ps_reader *r, const char *p, const char *end, str
 				ev->fallback_order = v;
 				break;
 			case F_PAGEBLOCK_ORDER:
+				/* x86-64: HUGETLB_PAGE_ORDER, or MAX_PAGE_ORDER without hugetlb */
+				if (v < 1 || v > PS_EV_MAX_ORDER)
+					return -1;
 				if (r->pageblock_order < 0)
 					r->pageblock_order = v;
 				break;
@@ -748,13 +824,35 @@ static int is_callchain(const char *line, const char *end)
 	return p < end && *p == ' ';
 }
 
+/* The digits at @p (a pid or a CPU, checked by find_cpu_bracket; a pid ends at a '/' or blank) as a number up to @max. */
+static int parse_id(const char *p, uint64_t *v, uint64_t max)
+{
+	*v = 0;
+	for (; is_digit(*p); p++) {
+		*v = *v * 10 + (*p - '0');
+		if (*v > max)
+			return -1;
+	}
+	return 0;
+}
+
+/* Counts a skip of the current line (the place is formatted only then). */
+static int skip_line(struct ps_reader *r, const struct text_state *st, enum ps_skip_reason reason,
+		     const char *sample, long len, struct ps_error *err)
+{
+	char where[32];
+
+	snprintf(where, sizeof(where), "line %llu", (unsigned long long)st->line);
+	return ps_reader_skip(r, reason, where, sample, (int)len, err);
+}
+
 static int text_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *err)
 {
 	struct text_state *st = r->priv;
-	char where[32];
 
 	for (;;) {
 		const char *line, *end, *p, *b, *comm_end, *pid, *tok, *tend, *name;
+		uint64_t id;
 		long len;
 		int type, ok, perf;
 
@@ -778,33 +876,54 @@ static int text_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *
 		if (p == end)
 			continue;
 		if (*p == '#') {
-			parse_header(r, p);
+			if (parse_header(r, p) < 0) {
+				if (skip_line(r, st, PS_SKIP_MALFORMED, p, end - p, err) < 0)
+					return -1;
+			}
 			continue;
 		}
-		if (parse_lost(r, p))
+		if (parse_lost(r, p, end))
 			continue;
 		if (st->perf && is_callchain(line, end))
 			continue;
 		b = find_cpu_bracket(p, end, &comm_end, &pid, &perf);
 		if (!b) {
 			if (st->line <= 3 && (!strncmp(p, "cpus=", 5) || !strncmp(p, "version", 7))) {
-				if (!strncmp(p, "cpus=", 5))
-					r->nr_cpus = atoi(p + 5);
+				uint64_t cpus;
+
+				if (!strncmp(p, "cpus=", 5)) {
+					if (!header_count(p + 5, &cpus) || cpus > PS_READER_MAX_CPUS) {
+						if (skip_line(r, st, PS_SKIP_MALFORMED, p, end - p, err) < 0)
+							return -1;
+						continue;
+					}
+					r->nr_cpus = (int)cpus;
+				}
 				st->report = 1;
 				continue;
 			}
 			if (!strncmp(p, "CPU ", 4) && strstr(p, " is empty"))
 				continue;
-			snprintf(where, sizeof(where), "line %llu", (unsigned long long)st->line);
-			if (ps_reader_skip(r, PS_SKIP_MALFORMED, where, p, end - p, err) < 0)
+			if (skip_line(r, st, PS_SKIP_MALFORMED, p, end - p, err) < 0)
 				return -1;
 			continue;
 		}
 		memset(ev, 0, sizeof(*ev));
 		ev->migratetype = PS_MT_UNKNOWN;
 		ev->alloc_migratetype = ev->fallback_migratetype = PS_MT_UNKNOWN;
-		ev->pid = (int32_t)strtol(pid, NULL, 10);
-		ev->cpu = (uint16_t)strtoul(b + 1, NULL, 10);
+		if (parse_id(pid, &id, INT32_MAX) < 0) {
+			if (skip_line(r, st, PS_SKIP_BAD_FIELD, p, end - p, err) < 0)
+				return -1;
+			continue;
+		}
+		ev->pid = (int32_t)id;
+		if (parse_id(b + 1, &id, UINT16_MAX) < 0) {
+			/* a CPU number past what an event record holds (the kernel's limit is 8192) */
+			if (skip_line(r, st, PS_SKIP_BAD_FIELD, p, end - p, err) < 0)
+				return -1;
+			continue;
+		}
+		ev->cpu = (uint16_t)id;
 		if (perf && !st->perf)
 			text_perf_script(r, st);
 		if (r->opts.flags & PS_RD_COMM) {
@@ -826,9 +945,8 @@ static int text_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *
 			}
 			p = tend;
 		}
-		snprintf(where, sizeof(where), "line %llu", (unsigned long long)st->line);
 		if (!tok) {
-			if (ps_reader_skip(r, PS_SKIP_MALFORMED, where, line, end - line, err) < 0)
+			if (skip_line(r, st, PS_SKIP_MALFORMED, line, end - line, err) < 0)
 				return -1;
 			continue;
 		}
@@ -846,7 +964,7 @@ static int text_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *
 		}
 		if (p >= end || *p != ':') {
 			/* function tracer and the like: "func <-parent" */
-			if (ps_reader_skip(r, PS_SKIP_OTHER_EVENT, where, name, end - name, err) < 0)
+			if (skip_line(r, st, PS_SKIP_OTHER_EVENT, name, end - name, err) < 0)
 				return -1;
 			continue;
 		}
@@ -854,14 +972,14 @@ static int text_next(struct ps_reader *r, struct ps_event *ev, struct ps_error *
 		if (type < 0 && p - name == 19 && !memcmp(name, "mm_vmscan_writepage", 19))
 			type = PS_EV_WRITE_FOLIO;	/* its name before folios */
 		if (type < 0) {
-			if (ps_reader_skip(r, PS_SKIP_OTHER_EVENT, where, name, end - name, err) < 0)
+			if (skip_line(r, st, PS_SKIP_OTHER_EVENT, name, end - name, err) < 0)
 				return -1;
 			continue;
 		}
 		ev->type = type;
 		ok = (ps_event_is_kmem(type) ? parse_fields(r, p + 1, end, ev) : parse_x_fields(r, p + 1, end, ev)) == 0;
 		if (!ok) {
-			if (ps_reader_skip(r, PS_SKIP_BAD_FIELD, where, name, end - name, err) < 0)
+			if (skip_line(r, st, PS_SKIP_BAD_FIELD, name, end - name, err) < 0)
 				return -1;
 			continue;
 		}

@@ -737,6 +737,21 @@ static int fill_marks(struct ctx *c, struct ps_machine *m)
 			d->wmark_low = wz->mark[PS_WMARK_LOW];
 			d->wmark_high = wz->mark[PS_WMARK_HIGH];
 		}
+		if (d->managed && (uint64_t)d->wmark_min >= d->managed) {
+			struct ent *e = z->wmark_line ? NULL : find_ent(c, "vm.min_free_kbytes");
+
+			free(w);
+			if (e)
+				return ent_err(c, e, "the min watermark of node %d's %s zone would be %ld pages, not below its %llu managed pages: nothing could be allocated there",
+					       d->node, ps_zone_names[d->type], d->wmark_min, (unsigned long long)d->managed);
+			return ps_err(c->err, "%s:%d: node %d's %s zone: min watermark %ld, not below its %llu managed pages",
+				      c->name, z->wmark_line ? z->wmark_line : c->nodes_line, d->node, ps_zone_names[d->type],
+				      d->wmark_min, (unsigned long long)d->managed);
+		}
+		if (d->managed && (uint64_t)d->wmark_high > d->managed)
+			ps_machine_warn(m, "%s: node %d's %s zone: the high watermark (%ld pages) lies above its %llu managed pages: kswapd can never balance it",
+					c->name, d->node, ps_zone_names[d->type], d->wmark_high,
+					(unsigned long long)d->managed);
 		/* protection[] as zoneinfo prints it: one per zone type the kernel has */
 		for (int type = 0; type < PS_ZONE_NR; type++) {
 			if (!(t.zone_types & (1u << type)))

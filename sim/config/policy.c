@@ -83,6 +83,12 @@ int ps_policy_set(struct ps_policy *p, const char *key, const char *value, const
 		if (v < keys[i].min || v > keys[i].max)
 			return ps_err(err, "%s: %s = %ld is out of range [%ld, %ld]", where, key, v, keys[i].min,
 				      keys[i].max);
+		if (keys[i].off == OFF(percpu_pagelist_high_fraction) && v > 0 && v < 8)
+			return ps_err(err, "%s: %s = %ld: the kernel takes 0 (its default rule) or 8 and above (MIN_PERCPU_PAGELIST_HIGH_FRACTION)",
+				      where, key, v);
+		if (keys[i].off == OFF(numa_stat) && v == 0)
+			return ps_err(err, "%s: %s = 0 (the kernel stops counting numa_* events) is not modelled: pagesim counts them as with 1",
+				      where, key);
 		*(long *)((char *)p + keys[i].off) = v;
 		return 0;
 	}
@@ -151,12 +157,18 @@ int ps_policy_load(struct ps_policy *p, const char *path, struct ps_error *err)
 	return ret;
 }
 
-void ps_policy_default(struct ps_policy *p, const char *key, long value)
+int ps_policy_default(struct ps_policy *p, const char *key, long value, const char *where, struct ps_error *err)
 {
 	for (size_t i = 1; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		long *f = (long *)((char *)p + keys[i].off);
 
-		if (!strcmp(keys[i].name, key) && *f == PS_UNSET)
+		if (strcmp(keys[i].name, key))
+			continue;
+		if (value < keys[i].min || value > keys[i].max)
+			return ps_err(err, "%s: %ld is out of range for %s [%ld, %ld]", where, value, key, keys[i].min,
+				      keys[i].max);
+		if (*f == PS_UNSET)
 			*f = value;
 	}
+	return 0;
 }

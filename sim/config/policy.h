@@ -73,7 +73,11 @@ int ps_policy_load(struct ps_policy *p, const char *path, struct ps_error *err);
 /* Key @i of the table (0: "kernel"), with its range; NULL past the last (for listings). */
 const char *ps_policy_key(int i, long *min, long *max);
 
-/* Fills keys still unset from a recorded /proc/sys/vm (read by the caller into key/value pairs). */
-void ps_policy_default(struct ps_policy *p, const char *key, long value);
+/*
+ * Fills keys still unset from a recorded /proc/sys/vm (read by the caller
+ * into key/value pairs); a value out of the key's range is an error naming
+ * @where (the file).
+ */
+int ps_policy_default(struct ps_policy *p, const char *key, long value, const char *where, struct ps_error *err);
 
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * lock.c - zone->lock sections as a discrete-event queue, and the cache
- * lines of struct zone they touch.
+ * lock.c - zone->lock sections as a discrete-event queue: FIFO per zone,
+ * with the waits and holds of each section and the accesses it makes to
+ * the zone's cache lines (cacheline.c, at the offsets of zone_layout.c).
  *
  * Notes (what this model assumes and simplifies; docs/lock-model.md has the
  * reasons and the sources of the default costs):
@@ -32,13 +33,14 @@
  *    PS_LOCK_RING sections behind the trace, or more than the access queue
  *    holds in flight, is served early; both are counted (zone_lock_forced).
  */
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/mm/lock.h"
-#include "lib/strtrim.h"
+#include "lib/event.h"
 
 const char *const ps_lock_cause_names[PS_LOCK_NR_CAUSES] = {
 	[PS_LOCK_REFILL] = "refill",
@@ -47,309 +49,6 @@ const char *const ps_lock_cause_names[PS_LOCK_NR_CAUSES] = {
 	[PS_LOCK_DIRECT_FREE] = "direct_free",
 	[PS_LOCK_FALLBACK] = "fallback",
 };
-
-/* ---- layout ---- */
-
-#define FREE_AREA_NR_ORDERS PS_NR_ORDERS
-#define LIST_HEAD_SIZE 16
-
-static int free_area_size(const struct ps_zone_layout *l)
-{
-	return l->nr_mt * LIST_HEAD_SIZE + 8;
-}
-
-/*
- * x86-64 with CONFIG_NUMA, CMA, MEMORY_ISOLATION (MIGRATE_TYPES = 6, so a
- * free_area is 6 x 16 + 8 = 104 bytes) and no lock debugging.  The
- * read-mostly head (watermark[], lowmem_reserve[], node, zone_pgdat,
- * pageset, spans, name, wait_table...) fills three lines, so the
- * cache-aligned allocator section starts at 192.  3.17 (3484b2de9499): lock,
- * free_area[], flags.  4.0 (a368ab67aa55): free_area[], flags, lock.  The
- * reclaim section follows; vm_stat[] starts the last aligned section.  Only
- * which fields share a line matters to the model, not the exact offsets.
- */
-int ps_zone_layout_builtin(struct ps_zone_layout *l, const char *name)
-{
-	memset(l, 0, sizeof(*l));
-	l->line_size = 64;
-	l->lock_size = 4;
-	l->nr_mt = 6;
-	l->watermark_offset = 0;
-	l->vm_stat_offset = 1664;
-	if (!strcmp(name, "3.17")) {
-		l->lock_offset = 192;
-		l->free_area_offset = 200;
-		l->flags_offset = 200 + FREE_AREA_NR_ORDERS * 104;
-	} else if (!strcmp(name, "4.0")) {
-		l->free_area_offset = 192;
-		l->flags_offset = 192 + FREE_AREA_NR_ORDERS * 104;
-		l->lock_offset = l->flags_offset + 8;
-	} else {
-		return -1;
-	}
-	snprintf(l->name, sizeof(l->name), "%s", name);
-	return 0;
-}
-
-int ps_zone_layout_set(struct ps_zone_layout *l, const char *key, const char *value, const char *where,
-		       struct ps_error *err)
-{
-	static const struct {
-		const char *key;
-		size_t off;
-		long min, max;
-	} keys[] = {
-		{ "line_size", offsetof(struct ps_zone_layout, line_size), 16, 4096 },
-		{ "lock.offset", offsetof(struct ps_zone_layout, lock_offset), 0, 65535 },
-		{ "lock.size", offsetof(struct ps_zone_layout, lock_size), 1, 64 },
-		{ "free_area.offset", offsetof(struct ps_zone_layout, free_area_offset), 0, 65535 },
-		{ "free_area.nr_mt", offsetof(struct ps_zone_layout, nr_mt), 3, 8 },
-		{ "watermark.offset", offsetof(struct ps_zone_layout, watermark_offset), 0, 65535 },
-		{ "flags.offset", offsetof(struct ps_zone_layout, flags_offset), 0, 65535 },
-		{ "vm_stat.offset", offsetof(struct ps_zone_layout, vm_stat_offset), 0, 65535 },
-	};
-	char *end;
-	long v;
-
-	if (!strcmp(key, "base")) {
-		char name[64];
-
-		snprintf(name, sizeof(name), "%s", l->name);
-		if (ps_zone_layout_builtin(l, value) < 0) {
-			ps_zone_layout_builtin(l, name[0] ? name : "4.0");
-			return ps_err(err, "%s: no built-in layout '%s' (use 3.17 or 4.0)", where, value);
-		}
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (strcmp(key, keys[i].key))
-			continue;
-		v = strtol(value, &end, 0);
-		if (end == value || *end || v < keys[i].min || v > keys[i].max)
-			return ps_err(err, "%s: %s must be an integer in %ld..%ld, not '%s'", where, key, keys[i].min,
-				      keys[i].max, value);
-		*(int *)((char *)l + keys[i].off) = (int)v;
-		if (!strstr(l->name, "(modified)") && strlen(l->name) < sizeof(l->name) - 12)
-			strcat(l->name, l->name[0] ? " (modified)" : "file");
-		return 0;
-	}
-	return 1;
-}
-
-int ps_zone_layout_load(struct ps_zone_layout *l, const char *path, struct ps_error *err)
-{
-	FILE *f = fopen(path, "r");
-	char line[512], where[600], *eq, *k, *v;
-	int n = 0, r;
-
-	if (!f)
-		return ps_err(err, "cannot open layout file '%s': %m", path);
-	ps_zone_layout_builtin(l, "4.0");
-	while (fgets(line, sizeof(line), f)) {
-		n++;
-		snprintf(where, sizeof(where), "%s:%d", path, n);
-		if (!strchr(line, '\n') && !feof(f)) {
-			fclose(f);
-			return ps_err(err, "%s: line too long (at most %zu characters)", where, sizeof(line) - 2);
-		}
-		k = ps_trim(line);
-		if (!*k || *k == '#')
-			continue;
-		eq = strchr(k, '=');
-		if (!eq) {
-			fclose(f);
-			return ps_err(err, "%s: expected 'key = value'", where);
-		}
-		*eq = 0;
-		v = ps_trim(eq + 1);
-		k = ps_trim(k);
-		r = ps_zone_layout_set(l, k, v, where, err);
-		if (r) {
-			fclose(f);
-			if (r > 0)
-				return ps_err(err, "%s: unknown layout key '%s' (docs/lock-model.md lists them)", where, k);
-			return -1;
-		}
-	}
-	fclose(f);
-	snprintf(l->name, sizeof(l->name), "%.40s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
-	return ps_zone_layout_check(l, err) < 0 ? ps_err(err, "%s: %s", path, err->msg) : 0;
-}
-
-static int overlaps(int a, int alen, int b, int blen)
-{
-	return a < b + blen && b < a + alen;
-}
-
-int ps_zone_layout_check(const struct ps_zone_layout *l, struct ps_error *err)
-{
-	int fa_len = FREE_AREA_NR_ORDERS * free_area_size(l), limit = PS_CL_MAX_LINES * l->line_size;
-	struct {
-		const char *name;
-		int off, len;
-	} f[] = {
-		{ "lock", l->lock_offset, l->lock_size },
-		{ "free_area", l->free_area_offset, fa_len },
-		{ "flags", l->flags_offset, 8 },
-		{ "watermark", l->watermark_offset, 56 },
-		{ "vm_stat", l->vm_stat_offset, 8 },
-	};
-	int n = sizeof(f) / sizeof(f[0]);
-
-	for (int i = 0; i < n; i++) {
-		if (f[i].off + f[i].len > limit)
-			return ps_err(err, "%s (offset %d, %d bytes) lies beyond %d lines of %d bytes", f[i].name,
-				      f[i].off, f[i].len, PS_CL_MAX_LINES, l->line_size);
-		for (int j = 0; j < i; j++)
-			if (overlaps(f[i].off, f[i].len, f[j].off, f[j].len))
-				return ps_err(err, "%s (offset %d, %d bytes) overlaps %s (offset %d, %d bytes)",
-					      f[i].name, f[i].off, f[i].len, f[j].name, f[j].off, f[j].len);
-	}
-	return 0;
-}
-
-int ps_zone_layout_line(const struct ps_zone_layout *l, int field, int order, int mt)
-{
-	int off = 0;
-
-	if (mt < 0 || mt >= l->nr_mt)
-		mt = PS_MT_MOVABLE;
-	if (order < 0 || order >= FREE_AREA_NR_ORDERS)
-		order = 0;
-	switch (field) {
-	case PS_ZF_LOCK: off = l->lock_offset; break;
-	case PS_ZF_FREE_LIST: off = l->free_area_offset + order * free_area_size(l) + mt * LIST_HEAD_SIZE; break;
-	case PS_ZF_NR_FREE: off = l->free_area_offset + order * free_area_size(l) + l->nr_mt * LIST_HEAD_SIZE; break;
-	case PS_ZF_FLAGS: off = l->flags_offset; break;
-	case PS_ZF_WATERMARK: off = l->watermark_offset; break;
-	case PS_ZF_VM_STAT: off = l->vm_stat_offset; break;
-	}
-	off /= l->line_size;
-	return off < PS_CL_MAX_LINES ? off : PS_CL_MAX_LINES - 1;
-}
-
-/* ---- cache lines ---- */
-
-struct ps_cl {
-	int nr_zones, nr_cpus, words;
-	int16_t *last_writer;		/* [zone][line], -1: never written */
-	uint64_t *valid;		/* [zone][line][words]: CPUs holding a valid copy */
-	uint64_t *count;		/* [zone][tag] */
-	/* spinners */
-	int *spin_zone, *spin_line, *spin_tag, *spin_pos;	/* per CPU; spin_zone -1 when not spinning */
-	int *spinners;			/* [zone][nr_cpus] */
-	int *nr_spin;			/* [zone] */
-};
-
-struct ps_cl *ps_cl_create(int nr_zones, int nr_cpus)
-{
-	struct ps_cl *cl = calloc(1, sizeof(*cl));
-	size_t lines = (size_t)nr_zones * PS_CL_MAX_LINES;
-
-	if (!cl)
-		return NULL;
-	cl->nr_zones = nr_zones;
-	cl->nr_cpus = nr_cpus;
-	cl->words = (nr_cpus + 63) / 64;
-	cl->last_writer = malloc(lines * sizeof(int16_t));
-	cl->valid = calloc(lines * cl->words, sizeof(uint64_t));
-	cl->count = calloc((size_t)nr_zones * PS_CL_NR_TAGS, sizeof(uint64_t));
-	cl->spin_zone = malloc(nr_cpus * sizeof(int));
-	cl->spin_line = calloc(nr_cpus, sizeof(int));
-	cl->spin_tag = calloc(nr_cpus, sizeof(int));
-	cl->spin_pos = calloc(nr_cpus, sizeof(int));
-	cl->spinners = calloc((size_t)nr_zones * nr_cpus, sizeof(int));
-	cl->nr_spin = calloc(nr_zones, sizeof(int));
-	if (!cl->last_writer || !cl->valid || !cl->count || !cl->spin_zone || !cl->spin_line || !cl->spin_tag ||
-	    !cl->spin_pos || !cl->spinners || !cl->nr_spin) {
-		ps_cl_destroy(cl);
-		return NULL;
-	}
-	for (size_t i = 0; i < lines; i++)
-		cl->last_writer[i] = -1;
-	for (int c = 0; c < nr_cpus; c++)
-		cl->spin_zone[c] = -1;
-	return cl;
-}
-
-void ps_cl_destroy(struct ps_cl *cl)
-{
-	if (!cl)
-		return;
-	free(cl->last_writer);
-	free(cl->valid);
-	free(cl->count);
-	free(cl->spin_zone);
-	free(cl->spin_line);
-	free(cl->spin_tag);
-	free(cl->spin_pos);
-	free(cl->spinners);
-	free(cl->nr_spin);
-	free(cl);
-}
-
-int ps_cl_access(struct ps_cl *cl, int zone, int line, int cpu, int write, int tag)
-{
-	size_t li = (size_t)zone * PS_CL_MAX_LINES + line;
-	uint64_t *v = cl->valid + li * cl->words, bit = 1ull << (cpu & 63);
-	int lw = cl->last_writer[li], n = 0;
-
-	if (lw >= 0 && lw != cpu && !(v[cpu >> 6] & bit)) {
-		cl->count[zone * PS_CL_NR_TAGS + tag]++;
-		n++;
-	}
-	if (!write) {
-		v[cpu >> 6] |= bit;
-		return n;
-	}
-	if (cl->words == 1)
-		v[0] = 0;	/* up to 64 CPUs: no call to memset */
-	else
-		memset(v, 0, cl->words * sizeof(uint64_t));
-	v[cpu >> 6] |= bit;
-	cl->last_writer[li] = (int16_t)cpu;
-	/* every CPU spinning on this line misses and fetches it again */
-	for (int i = 0; i < cl->nr_spin[zone]; i++) {
-		int s = cl->spinners[(size_t)zone * cl->nr_cpus + i];
-
-		if (s == cpu || cl->spin_line[s] != line)
-			continue;
-		cl->count[zone * PS_CL_NR_TAGS + cl->spin_tag[s]]++;
-		v[s >> 6] |= 1ull << (s & 63);
-		n++;
-	}
-	return n;
-}
-
-void ps_cl_spin_begin(struct ps_cl *cl, int zone, int line, int cpu, int tag)
-{
-	if (cl->spin_zone[cpu] >= 0)
-		ps_cl_spin_end(cl, cl->spin_zone[cpu], cpu);
-	cl->spin_zone[cpu] = zone;
-	cl->spin_line[cpu] = line;
-	cl->spin_tag[cpu] = tag;
-	cl->spin_pos[cpu] = cl->nr_spin[zone];
-	cl->spinners[(size_t)zone * cl->nr_cpus + cl->nr_spin[zone]++] = cpu;
-	/* the first read of the spin loop */
-	ps_cl_access(cl, zone, line, cpu, 0, tag);
-}
-
-void ps_cl_spin_end(struct ps_cl *cl, int zone, int cpu)
-{
-	int *sp = cl->spinners + (size_t)zone * cl->nr_cpus, pos = cl->spin_pos[cpu], last;
-
-	if (cl->spin_zone[cpu] != zone)
-		return;
-	last = sp[--cl->nr_spin[zone]];
-	sp[pos] = last;
-	cl->spin_pos[last] = pos;
-	cl->spin_zone[cpu] = -1;
-}
-
-uint64_t ps_cl_transfers(const struct ps_cl *cl, int zone, int tag)
-{
-	return cl->count[zone * PS_CL_NR_TAGS + tag];
-}
 
 /* ---- the lock model ---- */
 
@@ -382,7 +81,7 @@ struct zone_state {
 
 struct ps_lock {
 	struct ps_lock_params p;
-	int nr_zones, nr_cpus;
+	int nr_zones, nr_cpus, ring_cap;
 	struct cpu_state *cpus;
 	struct zone_state *zones;
 	struct ps_cl *cl;
@@ -453,7 +152,8 @@ struct ps_lock *ps_lock_create(const struct ps_lock_params *p, int nr_zones, int
 	lk->cpus = calloc(nr_cpus, sizeof(*lk->cpus));
 	lk->zones = calloc(nr_zones, sizeof(*lk->zones));
 	lk->cheap = calloc(nr_cpus, sizeof(int));
-	lk->cap_aheap = 65536 + 64 * nr_cpus;
+	lk->cap_aheap = p->queue_cap > 0 ? (p->queue_cap > 8 ? p->queue_cap : 8) : 65536 + 64 * nr_cpus;
+	lk->ring_cap = p->ring_cap > 0 && p->ring_cap < PS_LOCK_RING ? p->ring_cap : PS_LOCK_RING;
 	lk->aheap = malloc(lk->cap_aheap * sizeof(*lk->aheap));
 	lk->cl = ps_cl_create(nr_zones, nr_cpus);
 	if (!lk->cpus || !lk->zones || !lk->cheap || !lk->aheap || !lk->cl)
@@ -570,13 +270,20 @@ static void acc_push(struct ps_lock *lk, struct access a)
 {
 	int i;
 
-	if (lk->nr_aheap == lk->cap_aheap) {
-		/* full: run the earliest now (early only if an unseen access would precede it) */
+	/*
+	 * Full: run the earliest accesses now, in time order (early only if an
+	 * unseen access would precede them), until a slot is free.  A page run
+	 * that must yield puts its next page back in the slot it came from, so
+	 * the loop goes on; each turn runs at least one access of the finite
+	 * number held, and the heap never grows past its capacity.
+	 */
+	while (lk->nr_aheap == lk->cap_aheap) {
 		struct access e = acc_pop(lk);
 
 		lk->forced++;
-		run_access(lk, &e, 0, 0);
+		run_access(lk, &e, 1, UINT64_MAX);
 	}
+	assert(lk->nr_aheap < lk->cap_aheap);
 	a.seq = lk->seq++;
 	i = lk->nr_aheap++;
 	while (i > 0 && acc_before(&a, &lk->aheap[(i - 1) / 2])) {
@@ -751,8 +458,8 @@ void ps_lock_submit(struct ps_lock *lk, const struct ps_lock_sect *s)
 		lk->late++;
 		s = &late;
 	}
-	while (c->len == PS_LOCK_RING) {
-		/* this CPU is PS_LOCK_RING sections behind: serve the queue until it has room */
+	while (c->len == lk->ring_cap) {
+		/* this CPU is ring_cap sections behind: serve the queue until it has room */
 		lk->forced++;
 		serve_one(lk);
 	}
@@ -908,244 +615,12 @@ int ps_lock_counters(const struct ps_lock *lk, const struct ps_machine *m, struc
 	return 0;
 }
 
-/* ---- follow mode ---- */
-
-enum { RUN_NONE, RUN_REFILL, RUN_DRAIN };
-
-struct run {
-	int kind;		/* RUN_NONE, RUN_REFILL or RUN_DRAIN */
-	int zone, nr, order, mt, fallback;
-	uint64_t t0, t1;
-	/* an extfrag seen outside a run: belongs to the next zone_locked of this CPU */
-	int pending_xf, xf_zone;
-	uint64_t xf_t;
-};
-
-/*
- * A run with no event for this long no longer holds the model's clock back
- * (a CPU that goes idle after a refill may show no event for seconds; the
- * run ends only at its next event).  When it is submitted at last it is
- * late: the model clamps its arrival to the clock (zone_lock_late).  Runs
- * are never split: inside one section the traced QEMU guests show stalls of
- * several ms (a vCPU preempted by the host while it holds the lock).
- */
-#define FOLLOW_MAX_GAP_NS 1000000
-
-struct ps_lock_follow {
-	struct ps_lock *lk;
-	const struct ps_machine *m;
-	const struct ps_profile *prof;
-	int pageblock_order, nr_cpus;
-	struct run *runs;
-	int64_t *pcp;		/* [zone][cpu] estimate of pages on per-CPU lists */
-	uint64_t *pcp_zone;	/* [zone] */
-	struct ps_lock_follow_stats st;
-};
-
-struct ps_lock_follow *ps_lock_follow_create(struct ps_lock *lk, const struct ps_machine *m,
-					     const struct ps_profile *prof, int pageblock_order)
+int ps_lock_nr_zones(const struct ps_lock *lk)
 {
-	struct ps_lock_follow *f = calloc(1, sizeof(*f));
-
-	if (!f)
-		return NULL;
-	f->lk = lk;
-	f->m = m;
-	f->prof = prof;
-	f->pageblock_order = pageblock_order;
-	f->nr_cpus = lk->nr_cpus;
-	f->runs = calloc(f->nr_cpus, sizeof(*f->runs));
-	f->pcp = calloc((size_t)lk->nr_zones * f->nr_cpus, sizeof(int64_t));
-	f->pcp_zone = calloc(lk->nr_zones, sizeof(uint64_t));
-	if (!f->runs || !f->pcp || !f->pcp_zone) {
-		ps_lock_follow_destroy(f);
-		return NULL;
-	}
-	return f;
+	return lk->nr_zones;
 }
 
-void ps_lock_follow_destroy(struct ps_lock_follow *f)
+int ps_lock_nr_cpus(const struct ps_lock *lk)
 {
-	if (!f)
-		return;
-	free(f->runs);
-	free(f->pcp);
-	free(f->pcp_zone);
-	free(f);
-}
-
-static int pcp_order(const struct ps_lock_follow *f, int order)
-{
-	if (!f->prof->pcp_high_orders)
-		return order == 0;
-	return order <= 3 || order == f->pageblock_order;
-}
-
-static void emit(struct ps_lock_follow *f, int cpu, int cause, int zone, int nr, int order, int mt, uint64_t t0,
-		 uint64_t t1)
-{
-	struct ps_lock_sect s = { .t_ns = t0, .t_last_ns = t1, .zone = zone, .cpu = cpu, .nr = nr,
-				  .order = order, .mt = mt, .cause = cause };
-
-	f->st.sections[cause]++;
-	if (nr > 1 && t1 > t0) {
-		f->st.trace_span_ns += t1 - t0;
-		f->st.trace_span_blocks += nr - 1;
-	}
-	ps_lock_submit(f->lk, &s);
-}
-
-static void close_run(struct ps_lock_follow *f, int cpu)
-{
-	struct run *r = &f->runs[cpu];
-	int cause = r->kind == RUN_REFILL ? PS_LOCK_REFILL : PS_LOCK_DRAIN;
-
-	if (!r->kind)
-		return;
-	if (r->fallback)
-		cause = PS_LOCK_FALLBACK;
-	emit(f, cpu, cause, r->zone, r->nr, r->order, r->mt, r->t0, r->t1);
-	r->kind = RUN_NONE;
-}
-
-/* Pages on the per-CPU lists of @zone held by @cpu change by @delta (never below 0). */
-static void pcp_add(struct ps_lock_follow *f, int zone, int cpu, int64_t delta, uint64_t t)
-{
-	int64_t *p = &f->pcp[(size_t)zone * f->nr_cpus + cpu];
-	int64_t old = *p;
-
-	*p += delta;
-	if (*p < 0)
-		*p = 0;
-	f->pcp_zone[zone] += *p - old;
-	ps_lock_pcp_pages(f->lk, zone, t, f->pcp_zone[zone]);
-}
-
-static void follow_event(struct ps_lock_follow *f, const struct ps_event *ev)
-{
-	struct run *r;
-	int cpu = ev->cpu, zone = -1;
-
-	if (cpu >= f->nr_cpus || ev->type == PS_EV_FREE_BATCHED)
-		return;
-	r = &f->runs[cpu];
-	if (ev->pfn != PS_PFN_NONE) {
-		zone = ps_machine_zone_of(f->m, ev->pfn);
-		if (zone < 0 || zone >= f->lk->nr_zones) {
-			f->st.outside_zones++;
-			zone = -1;
-		}
-	}
-	switch (ev->type) {
-	case PS_EV_ZONE_LOCKED:
-		if (zone < 0 && r->kind == RUN_REFILL)
-			zone = r->zone;		/* a failed __rmqueue inside a refill (<= 5.9: page NULL) */
-		if (zone < 0)
-			return;
-		if (ev->percpu_refill) {
-			if (r->kind == RUN_REFILL && r->zone == zone) {
-				r->nr++;
-				r->t1 = ev->ts_ns;
-			} else {
-				close_run(f, cpu);
-				r->kind = RUN_REFILL;
-				r->zone = zone;
-				r->nr = 1;
-				r->order = ev->order;
-				r->mt = ev->migratetype;
-				r->fallback = r->pending_xf && r->xf_zone == zone;
-				r->t0 = r->fallback ? r->xf_t : ev->ts_ns;
-				r->t1 = ev->ts_ns;
-			}
-			r->pending_xf = 0;
-			if (ev->pfn != PS_PFN_NONE)
-				pcp_add(f, zone, cpu, (int64_t)1 << ev->order, ev->ts_ns);
-			return;
-		}
-		close_run(f, cpu);
-		{
-			int fb = r->pending_xf && r->xf_zone == zone;
-
-			emit(f, cpu, fb ? PS_LOCK_FALLBACK : PS_LOCK_DIRECT_ALLOC, zone, 1, ev->order, ev->migratetype,
-			     fb ? r->xf_t : ev->ts_ns, ev->ts_ns);
-			r->pending_xf = 0;
-		}
-		return;
-	case PS_EV_EXTFRAG:
-		if (zone < 0)
-			return;
-		if (r->kind == RUN_REFILL && r->zone == zone) {
-			r->fallback = 1;
-			return;
-		}
-		close_run(f, cpu);
-		r->pending_xf = 1;
-		r->xf_zone = zone;
-		r->xf_t = ev->ts_ns;
-		return;
-	case PS_EV_PCPU_DRAIN:
-		if (zone < 0)
-			return;
-		if (r->kind == RUN_DRAIN && r->zone == zone) {
-			r->nr++;
-			r->t1 = ev->ts_ns;
-		} else {
-			close_run(f, cpu);
-			r->kind = RUN_DRAIN;
-			r->zone = zone;
-			r->nr = 1;
-			r->order = ev->order;
-			r->mt = ev->migratetype;
-			r->fallback = 0;
-			r->t0 = r->t1 = ev->ts_ns;
-		}
-		r->pending_xf = 0;
-		pcp_add(f, zone, cpu, -((int64_t)1 << ev->order), ev->ts_ns);
-		return;
-	case PS_EV_ALLOC:
-		close_run(f, cpu);
-		r->pending_xf = 0;
-		if (zone >= 0 && pcp_order(f, ev->order))
-			pcp_add(f, zone, cpu, -((int64_t)1 << ev->order), ev->ts_ns);
-		return;
-	case PS_EV_FREE:
-		close_run(f, cpu);
-		r->pending_xf = 0;
-		if (zone < 0)
-			return;
-		if (pcp_order(f, ev->order))
-			pcp_add(f, zone, cpu, (int64_t)1 << ev->order, ev->ts_ns);
-		else
-			emit(f, cpu, PS_LOCK_DIRECT_FREE, zone, 1, ev->order, PS_MT_MOVABLE, ev->ts_ns, ev->ts_ns);
-		return;
-	}
-}
-
-void ps_lock_follow_event(struct ps_lock_follow *f, const struct ps_event *ev)
-{
-	uint64_t floor = ev->ts_ns;
-
-	follow_event(f, ev);
-	/* a run still open will be submitted with its first event's time */
-	for (int c = 0; c < f->nr_cpus; c++) {
-		const struct run *r = &f->runs[c];
-
-		if (r->kind && r->t0 < floor && r->t1 + FOLLOW_MAX_GAP_NS >= ev->ts_ns)
-			floor = r->t0;
-		if (r->pending_xf && r->xf_t < floor && r->xf_t + FOLLOW_MAX_GAP_NS >= ev->ts_ns)
-			floor = r->xf_t;
-	}
-	ps_lock_advance(f->lk, floor);
-}
-
-void ps_lock_follow_finish(struct ps_lock_follow *f)
-{
-	for (int c = 0; c < f->nr_cpus; c++)
-		close_run(f, c);
-	ps_lock_finish(f->lk);
-}
-
-void ps_lock_follow_stats(const struct ps_lock_follow *f, struct ps_lock_follow_stats *out)
-{
-	*out = f->st;
+	return lk->nr_cpus;
 }

@@ -2,18 +2,20 @@
 /*
  * lock.h - the zone->lock and struct zone cache-line model.
  *
- * Three parts, one prefix each:
+ * Four parts, one prefix and one file each:
  *
  *  ps_zone_layout  which fields of struct zone share a cache line: the
- *                  built-in 3.17 and 4.0 layouts, or `key = value` files.
+ *                  built-in 3.17 and 4.0 layouts, or `key = value` files
+ *                  (zone_layout.h).
  *  ps_cl           the cache lines of every zone: last writer and the CPUs
- *                  holding a valid copy; counts transfers.
- *  ps_lock         the discrete-event lock queue: zone-lock sections
- *                  (refill, drain, direct alloc/free, fallback) with a
- *                  duration, served FIFO per zone; waits, holds and the
- *                  accesses each section makes to the zone's lines.
+ *                  holding a valid copy; counts transfers (cacheline.h).
+ *  ps_lock         the discrete-event lock queue (this header): zone-lock
+ *                  sections (refill, drain, direct alloc/free, fallback)
+ *                  with a duration, served FIFO per zone; waits, holds and
+ *                  the accesses each section makes to the zone's lines.
  *  ps_lock_follow  groups a trace's events into the sections the kernel ran
- *                  under zone->lock (follow mode) and feeds them to a ps_lock.
+ *                  under zone->lock (follow mode) and feeds them to a ps_lock
+ *                  (sim/replay/lock_sections.h: trace analysis).
  *
  * Event order (what makes runs reproducible bit for bit): sections are
  * served in order of arrival time at the lock, ties by submission order;
@@ -27,82 +29,9 @@
 #include <stdint.h>
 
 #include "lib/error.h"
-#include "lib/event.h"
 #include "lib/kvfile.h"
+#include "sim/mm/cacheline.h"
 #include "lib/machine.h"
-#include "sim/mm/profile.h"
-
-/* ---- layout ---- */
-
-#define PS_CL_MAX_LINES 64	/* struct zone fits in 4 KiB */
-
-enum ps_zone_field {
-	PS_ZF_LOCK,		/* zone->lock */
-	PS_ZF_FREE_LIST,	/* free_area[order].free_list[mt] (the list head) */
-	PS_ZF_NR_FREE,		/* free_area[order].nr_free */
-	PS_ZF_FLAGS,		/* zone->flags */
-	PS_ZF_WATERMARK,	/* _watermark[], lowmem_reserve[] (read-mostly) */
-	PS_ZF_VM_STAT,		/* vm_stat[NR_FREE_PAGES] */
-};
-
-/* Byte offsets in struct zone (x86-64); plain data. */
-struct ps_zone_layout {
-	char name[64];
-	int line_size;		/* 64 */
-	int lock_offset, lock_size;
-	int free_area_offset;	/* free_area[0] */
-	int nr_mt;		/* list heads per free_area (MIGRATE_TYPES) */
-	int watermark_offset, flags_offset, vm_stat_offset;
-};
-
-/* The built-in layout @name ("3.17", "4.0"); -1 if there is none. */
-int ps_zone_layout_builtin(struct ps_zone_layout *l, const char *name);
-
-/*
- * One key of a layout (`base` = a built-in name to start from, line_size,
- * lock.offset, lock.size, free_area.offset, free_area.nr_mt,
- * watermark.offset, flags.offset, vm_stat.offset).  @where names the place
- * for messages.  Returns 0, 1 if @key is not a layout key, -1 on a bad value.
- */
-int ps_zone_layout_set(struct ps_zone_layout *l, const char *key, const char *value, const char *where,
-		       struct ps_error *err);
-
-/* A layout file: `key = value` lines, '#' comments (starts from the 4.0 layout). */
-int ps_zone_layout_load(struct ps_zone_layout *l, const char *path, struct ps_error *err);
-
-/* Checks that every field lies in PS_CL_MAX_LINES lines and nothing overlaps the lock. */
-int ps_zone_layout_check(const struct ps_zone_layout *l, struct ps_error *err);
-
-/* The cache line (0..PS_CL_MAX_LINES-1) holding the first byte of a field. */
-int ps_zone_layout_line(const struct ps_zone_layout *l, int field, int order, int mt);
-
-/* ---- cache lines ---- */
-
-#define PS_CL_NR_TAGS 8		/* transfers are counted per (zone, tag); tags are causes */
-
-struct ps_cl;
-
-/* Lines of @nr_zones zones for @nr_cpus CPUs; NULL on ENOMEM.  Free with ps_cl_destroy. */
-struct ps_cl *ps_cl_create(int nr_zones, int nr_cpus);
-void ps_cl_destroy(struct ps_cl *cl);
-
-/*
- * One access by @cpu to @line of @zone.  A transfer is counted (against
- * @tag) when the line was last written by another CPU and @cpu holds no
- * valid copy since that write.  A write leaves the writer the only valid
- * copy; then every CPU spinning on that line (ps_cl_spin_begin) other than
- * the writer re-reads it, which counts against the spinner's own tag.
- * Returns the transfers this access caused (its own and the spinners').
- */
-int ps_cl_access(struct ps_cl *cl, int zone, int line, int cpu, int write, int tag);
-
-/* @cpu starts / stops spinning on @line of @zone (at most one line per CPU). */
-void ps_cl_spin_begin(struct ps_cl *cl, int zone, int line, int cpu, int tag);
-void ps_cl_spin_end(struct ps_cl *cl, int zone, int cpu);
-
-uint64_t ps_cl_transfers(const struct ps_cl *cl, int zone, int tag);
-
-/* ---- the lock model ---- */
 
 enum ps_lock_cause {
 	PS_LOCK_REFILL,		/* rmqueue_bulk */
@@ -129,6 +58,13 @@ struct ps_lock_params {
 	uint64_t page_ns;	/* lock.page_ns: per block moved */
 	int carry;		/* lock.carry: a wait delays the CPU's later sections (1) or not (0) */
 	struct ps_zone_layout layout;
+	/*
+	 * The bounded queues' sizes, 0 for the defaults (tests and fuzzing
+	 * make them small to reach what a full queue does): accesses in
+	 * flight (at least 8; default 65536 + 64 per CPU), sections a CPU may
+	 * have waiting (1 to 256, the default).
+	 */
+	int queue_cap, ring_cap;
 };
 
 /* Defaults, layout 4.0. */
@@ -217,43 +153,8 @@ struct ps_lock_served {
 /* Records served sections into @buf (up to @len); NULL stops recording. */
 void ps_lock_record(struct ps_lock *lk, struct ps_lock_served *buf, int len, int *count);
 
-/* ---- follow mode: sections grouped from trace events ---- */
-
-struct ps_lock_follow;
-
-/*
- * A grouper feeding @lk; @m gives the zone of a pfn and the CPUs, @prof
- * which orders go through the pcp (direct frees are the others).
- * NULL on ENOMEM.  @lk and @m must outlive it.
- */
-struct ps_lock_follow *ps_lock_follow_create(struct ps_lock *lk, const struct ps_machine *m,
-					     const struct ps_profile *prof, int pageblock_order);
-void ps_lock_follow_destroy(struct ps_lock_follow *f);
-
-/*
- * One trace event, in trace order.  Groups as the kernel takes the lock:
- * a run of zone_locked events with percpu_refill=1 on one CPU for one zone
- * (with the extfrag events inside it) is one refill, ended by that CPU's
- * next other event (normally its mm_page_alloc); a run of pcpu_drain events
- * on one CPU for one zone is one drain; a zone_locked event with
- * percpu_refill=0 is one direct allocation; an mm_page_free of an order
- * the profile does not put on pcp lists is one direct free.  A section
- * holding an extfrag event counts as a fallback.  A run with no event for
- * 1 ms stops holding the model's clock back; when it ends it is submitted
- * late (its arrival clamped to the clock, counted as zone_lock_late).
- */
-void ps_lock_follow_event(struct ps_lock_follow *f, const struct ps_event *ev);
-
-/* Closes the runs still open (end of trace) and calls ps_lock_finish. */
-void ps_lock_follow_finish(struct ps_lock_follow *f);
-
-/* What the grouper saw: sections per cause, events it could not place. */
-struct ps_lock_follow_stats {
-	uint64_t sections[PS_LOCK_NR_CAUSES];
-	uint64_t outside_zones;		/* events whose pfn lies in no zone */
-	uint64_t trace_span_ns;		/* sum over multi-block sections of last - first event time */
-	uint64_t trace_span_blocks;	/* sum of (blocks - 1) over those sections */
-};
-void ps_lock_follow_stats(const struct ps_lock_follow *f, struct ps_lock_follow_stats *out);
+/* The zones and CPUs @lk was made for. */
+int ps_lock_nr_zones(const struct ps_lock *lk);
+int ps_lock_nr_cpus(const struct ps_lock *lk);
 
 #endif

@@ -76,8 +76,13 @@ static int init_pcps(struct ps_mm *mm)
 	for (int i = 0; i < m->nr_zones; i++) {
 		const struct ps_zone_desc *d = &m->zones[i];
 		int batch = d->pcp_batch > 0 ? d->pcp_batch : 63;
-		int high = d->pcp_high >= 0 ? d->pcp_high : 6 * batch;
+		int high = d->pcp_high >= 0 ? d->pcp_high : 6 * batch, hmin = d->pcp_high_min, hmax = d->pcp_high_max;
 
+		/* vm.percpu_pagelist_high_fraction other than the recorded one: the kernel's rule */
+		if (mm->t.percpu_pagelist_high_fraction >= 0 &&
+		    ps_pcp_high_fraction(mm->kver, d->managed, d->wmark_low, mm->t.percpu_pagelist_high_fraction,
+					 ps_machine_node_cpus(m, d->node), m->nr_cpus, batch, &high, &hmin, &hmax) < 0)
+			return -2;
 		if (mm->t.pcp_batch >= 0)
 			batch = (int)mm->t.pcp_batch;
 		if (mm->t.pcp_high >= 0)
@@ -89,7 +94,7 @@ static int init_pcps(struct ps_mm *mm)
 			if (mm->t.pcp_batch_scale_max >= 0)
 				pcp->scale_max = (int)mm->t.pcp_batch_scale_max;
 			if (mm->t.pcp_high < 0)
-				ps_pcp_set_adaptive(pcp, d->pcp_high_min, d->pcp_high_max);
+				ps_pcp_set_adaptive(pcp, hmin, hmax);
 		}
 	}
 	return 0;
@@ -127,8 +132,17 @@ int ps_mm_create(struct ps_mm *mm, const struct ps_machine *m, const struct ps_p
 		mm->node[n].kswapd.req_zoneidx = -1;
 		mm->node[n].kswapd.zoneidx = PS_ZONE_NORMAL;
 	}
-	if (init_pcps(mm) < 0)
+	switch (init_pcps(mm)) {
+	case 0:
+		break;
+	case -2:
+		snprintf(err, len, "vm.percpu_pagelist_high_fraction came with 5.14: the kernel replayed (%s profile) has vm.percpu_pagelist_fraction, which pagesim does not model",
+			 prof->name);
+		ps_mm_destroy(mm);
+		return -1;
+	default:
 		goto nomem;
+	}
 	if (t->wmark_recompute)
 		setup_wmarks(mm);
 	/* build_all_zonelists, in node order */

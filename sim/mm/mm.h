@@ -57,6 +57,7 @@ struct ps_mm_tunables {
 	int lru_gen;			/* the multi-generational LRU is on (lru_gen/enabled & 1) */
 	long dirty_ratio, dirty_bytes;	/* vm.dirty_ratio, vm.dirty_bytes */
 	long pcp_batch, pcp_high;	/* < 0: the zone's own (zoneinfo) */
+	long percpu_pagelist_high_fraction;	/* < 0: the recorded lists; else pcp.c's rule */
 	long pcp_batch_scale_max;	/* < 0: CONFIG_PCP_BATCH_SCALE_MAX's default */
 	long kswapd_rate;		/* the model kswapd's speed, pages per ms */
 	long kswapd_wake_latency_us;	/* from a wake to its run: wakes in between merge */

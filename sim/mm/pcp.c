@@ -19,8 +19,10 @@
  *  - The cached migratetype of a pcp page is its pageblock's type when it was
  *    freed, or the requested type when it came from a refill.
  */
+#include <stdint.h>
 #include <string.h>
 
+#include "lib/kver.h"
 #include "sim/mm/lock.h"
 #include "sim/mm/pcp.h"
 
@@ -39,6 +41,42 @@ void ps_pcp_init(struct ps_pcp *pcp, int high, int batch)
 	pcp->scale_max = PS_PCP_BATCH_SCALE_MAX;
 	for (int i = 0; i < PS_NR_PCP_LISTS; i++)
 		pcp->lists[i].head = pcp->lists[i].tail = PS_NIL;
+}
+
+/*
+ * zone_highsize() of 5.14+, a CPU coming online excluded: the zone's low
+ * watermark (@fraction 0) or its managed pages / @fraction, split over the
+ * CPUs of the zone's node (all CPUs for a node without any), at least
+ * 4 * batch.
+ */
+static int zone_highsize(uint64_t managed, long low_wmark, long fraction, int node_cpus, int nr_cpus, int batch)
+{
+	uint64_t total = fraction ? managed / (uint64_t)fraction : (low_wmark > 0 ? (uint64_t)low_wmark : 0);
+	int split = node_cpus > 0 ? node_cpus : nr_cpus > 0 ? nr_cpus : 1;
+	uint64_t high = total / (uint64_t)split;
+
+	if (high < (uint64_t)batch << 2)
+		high = (uint64_t)batch << 2;
+	return high > INT32_MAX ? INT32_MAX : (int)high;
+}
+
+int ps_pcp_high_fraction(int kver, uint64_t managed, long low_wmark, long fraction, int node_cpus, int nr_cpus,
+			 int batch, int *high, int *high_min, int *high_max)
+{
+	if (kver < PS_KVER(5, 14, 0) || (fraction && fraction < PS_PCP_MIN_HIGH_FRACTION))
+		return -1;
+	if (kver < PS_KVER(6, 7, 0)) {
+		/* zone_set_pageset_high_and_batch(): one high for every CPU */
+		*high = zone_highsize(managed, low_wmark, fraction, node_cpus, nr_cpus, batch);
+		*high_min = *high_max = 0;
+		return 0;
+	}
+	/* 6.7+: a fraction fixes high (auto-tuning off); without one, high moves between the two */
+	*high_min = zone_highsize(managed, low_wmark, fraction, node_cpus, nr_cpus, batch);
+	*high_max = fraction ? *high_min
+			     : zone_highsize(managed, low_wmark, PS_PCP_MIN_HIGH_FRACTION, node_cpus, nr_cpus, batch);
+	*high = *high_min;
+	return 0;
 }
 
 /* CONFIG_PCP_BATCH_SCALE_MAX as the 6.7+ code reads it (the Kconfig's range is 0..6) */

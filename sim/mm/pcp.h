@@ -31,6 +31,23 @@ struct ps_pcp {
 
 void ps_pcp_init(struct ps_pcp *pcp, int high, int batch);
 
+/* MIN_PERCPU_PAGELIST_HIGH_FRACTION: the sysctl refuses 1 to 7 (0 is the default rule). */
+#define PS_PCP_MIN_HIGH_FRACTION 8
+
+/*
+ * vm.percpu_pagelist_high_fraction (5.14+) for a zone of @managed pages and
+ * low watermark @low_wmark on a node of @node_cpus of @nr_cpus CPUs, batch
+ * @batch (zone_batchsize(), which the fraction leaves alone): high =
+ * managed / fraction / node CPUs, at least 4 * batch; @fraction 0 is the
+ * default rule (low watermark / node CPUs).  6.7+: a fraction fixes
+ * high_min = high_max; 0 gives high_max from the minimum fraction (8).
+ * Before 6.7 *@high_min = *@high_max = 0 (no auto-tuning).  -1 for a
+ * kernel before 5.14 (vm.percpu_pagelist_fraction, another rule) or a
+ * fraction of 1 to 7, which the kernel refuses.
+ */
+int ps_pcp_high_fraction(int kver, uint64_t managed, long low_wmark, long fraction, int node_cpus, int nr_cpus,
+			 int batch, int *high, int *high_min, int *high_max);
+
 /* 6.7+: auto-tune high between these bounds (as zoneinfo's high_min/high_max). */
 void ps_pcp_set_adaptive(struct ps_pcp *pcp, int high_min, int high_max);
 

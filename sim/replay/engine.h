@@ -26,6 +26,7 @@
 #include "lib/kver.h"
 #include "sim/mm/mm.h"
 #include "sim/mm/pcp.h"
+#include "sim/replay/lock_sections.h"
 #include "sim/replay/replay.h"
 #include "sim/replay/timer.h"
 

@@ -52,6 +52,8 @@ static void resolve_tunables(const struct ps_replay *r, struct ps_mm_tunables *t
 	t->dirty_bytes = p->dirty_bytes != PS_UNSET ? p->dirty_bytes : 0;
 	t->pcp_batch = p->pcp_batch;
 	t->pcp_high = p->pcp_high;
+	t->percpu_pagelist_high_fraction = p->percpu_pagelist_high_fraction != rec->percpu_pagelist_high_fraction ?
+						   p->percpu_pagelist_high_fraction : PS_UNSET;
 	t->pcp_batch_scale_max = p->pcp_batch_scale_max;
 	t->kswapd_rate = p->kswapd_rate != PS_UNSET ? p->kswapd_rate : PS_KSWAPD_RATE_DEFAULT;
 	t->kswapd_wake_latency_us = p->kswapd_wake_latency_us > 0 ? p->kswapd_wake_latency_us : 0;

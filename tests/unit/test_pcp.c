@@ -6,6 +6,7 @@
  * the 6.7+ path under reclaim.  The expected sizes are the drain sections
  * the recorded Debian 6.1.192 traces (testdata/numa2) show for the same batch and high.
  */
+#include "lib/kver.h"
 #include "sim/mm/pcp.h"
 #include "sim/mm/profile.h"
 #include "check.h"
@@ -31,6 +32,37 @@ static int frees(struct ps_pcp *pcp, const struct ps_profile *prof, int reclaim_
 	return nd;
 }
 
+/* vm.percpu_pagelist_high_fraction: zone_highsize() of 5.14+ and the 6.7+ bounds, by hand */
+static void test_high_fraction(void)
+{
+	int high, hmin, hmax;
+
+	/* 6.1: 65536 managed / 8 = 8192, over 2 node CPUs = 4096; batch 63 keeps its 4 x 63 floor below */
+	CHECK_EQ(ps_pcp_high_fraction(PS_KVER(6, 1, 0), 65536, 1000, 8, 2, 4, 63, &high, &hmin, &hmax), 0);
+	CHECK_EQ(high, 4096);
+	CHECK_EQ(hmin, 0);
+	CHECK_EQ(hmax, 0);
+	/* the floor: 65536 / 1000 / 2 = 32 < 4 x 63 */
+	CHECK_EQ(ps_pcp_high_fraction(PS_KVER(6, 1, 0), 65536, 1000, 1000, 2, 4, 63, &high, &hmin, &hmax), 0);
+	CHECK_EQ(high, 252);
+	/* fraction 0: the default rule, low watermark 1000 / 2 CPUs */
+	CHECK_EQ(ps_pcp_high_fraction(PS_KVER(6, 1, 0), 65536, 1000, 0, 2, 4, 63, &high, &hmin, &hmax), 0);
+	CHECK_EQ(high, 500);
+	/* a node without CPUs: split over all 4 */
+	CHECK_EQ(ps_pcp_high_fraction(PS_KVER(6, 1, 0), 65536, 1000, 8, 0, 4, 63, &high, &hmin, &hmax), 0);
+	CHECK_EQ(high, 2048);
+	/* 6.7+: a fraction fixes high_min = high_max; 0 gives high_max from fraction 8 */
+	CHECK_EQ(ps_pcp_high_fraction(PS_KVER(6, 7, 0), 65536, 1000, 16, 2, 4, 63, &high, &hmin, &hmax), 0);
+	CHECK_EQ(hmin, 2048);
+	CHECK_EQ(hmax, 2048);
+	CHECK_EQ(ps_pcp_high_fraction(PS_KVER(6, 7, 0), 65536, 1000, 0, 2, 4, 63, &high, &hmin, &hmax), 0);
+	CHECK_EQ(hmin, 500);
+	CHECK_EQ(hmax, 4096);
+	/* before 5.14 (vm.percpu_pagelist_fraction) and fractions the kernel refuses */
+	CHECK_EQ(ps_pcp_high_fraction(PS_KVER(5, 13, 0), 65536, 1000, 8, 2, 4, 63, &high, &hmin, &hmax), -1);
+	CHECK_EQ(ps_pcp_high_fraction(PS_KVER(6, 1, 0), 65536, 1000, 7, 2, 4, 63, &high, &hmin, &hmax), -1);
+}
+
 int main(void)
 {
 	const struct ps_profile *p61 = ps_profile_by_name("6.1"), *p44 = ps_profile_by_name("4.4");
@@ -39,6 +71,7 @@ int main(void)
 	int s[64], nd;
 
 	CHECK(p61 && p44 && p68);
+	test_high_fraction();
 
 	/* node 1 Normal of numa2-wsf200: batch 15, high 830; memwork's drains are 480 = 15 << 5 */
 	ps_pcp_init(&pcp, 830, 15);

@@ -28,7 +28,8 @@ int main(void)
 		char want[32];
 		/* a value in every key's range: 1 (a flag, a count), or the lock model's own */
 		const char *v = !strcmp(key, "layout.free_area.nr_mt") ? "4" : !strcmp(key, "layout.line_size") ? "128"
-			      : !strcmp(key, "layout.lock.size") ? "8" : !strcmp(key, "kernel.release") ? "5.15.0" : "1";
+			      : !strcmp(key, "layout.lock.size") ? "8" : !strcmp(key, "kernel.release") ? "5.15.0"
+			      : !strcmp(key, "vm.percpu_pagelist_high_fraction") ? "8" : "1";
 
 		CHECK(ps_policyopt_set(&ro, key, v, &err) == 0);
 		CHECK(ps_policyopt_value(&ro, k, buf, sizeof(buf)) == 0);

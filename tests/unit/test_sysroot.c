@@ -167,6 +167,8 @@ static void test_cpulist(void)
 	CHECK_EQ(ps_parse_cpulist("3-1", node, 0, &max), -1);
 	CHECK_EQ(ps_parse_cpulist("x", node, 0, &max), -1);
 	CHECK_EQ(ps_parse_cpulist("\n", node, 0, &max), 0);	/* a memory-only node */
+	CHECK_EQ(ps_parse_cpulist("0-2047", node, 0, &max), -2);	/* past the CPU limit, not a syntax error */
+	CHECK_EQ(ps_parse_cpulist("-1", node, 0, &max), -1);
 }
 
 static void test_kv(void)
@@ -265,6 +267,14 @@ static char *mem_read(void *ctx, const char *rel, size_t *len, struct ps_error *
 	return NULL;
 }
 
+static int mem_exists(void *ctx, const char *rel)
+{
+	for (const struct mem_file *f = ctx; f->rel; f++)
+		if (!strcmp(f->rel, rel))
+			return 1;
+	return 0;
+}
+
 static const char zoneinfo_2n[] =
 	"Node 0, zone   Normal\n"
 	"  pages free     100\n"
@@ -294,7 +304,7 @@ static void test_reclaim_facts(void)
 		{ "sys/kernel/mm/lru_gen/enabled", "0x0007\n" },
 		{ NULL, NULL },
 	};
-	struct ps_fsrc src = { mem_read, files, "mem" };
+	struct ps_fsrc src = { mem_read, mem_exists, files, "mem" };
 	struct ps_machine *m = malloc(sizeof(*m));
 	struct ps_error err;
 

@@ -100,6 +100,8 @@ int main(int argc, char **argv)
 		{ "v6-top", 24, 1, 1, 2, 1, 0 },
 		{ "v6-instance", 24, 1, 1, 2, 1, 1 },
 		{ "regress-date-overflow", 8, 1, 1, 2, 1, 0 },
+		/* a record of event id 0 is no kmem event (the ids of the other kinds were all 0) */
+		{ "regress-event-id-0", 181, 1, 1, 0, 0, 0 },
 	};
 	char path[512];
 

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lock_sections.c - which runs of a trace's events are one zone-lock
+ * section (follow mode), fed to the lock model (sim/mm/lock.c).
+ *
+ * Trace analysis, not kernel model: the kernel runs rmqueue_bulk and
+ * free_pcppages_bulk under zone->lock and emits one event per block moved;
+ * the runs of those events per CPU are taken as the sections.  Simplifies:
+ * a section starts at its first event and never spans a gap the trace
+ * does not show; back-to-back sections of one kind on one CPU and zone with
+ * no other event between are one.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/replay/lock_sections.h"
+
+enum { RUN_NONE, RUN_REFILL, RUN_DRAIN };
+
+struct run {
+	int kind;		/* RUN_NONE, RUN_REFILL or RUN_DRAIN */
+	int zone, nr, order, mt, fallback;
+	uint64_t t0, t1;
+	/* an extfrag seen outside a run: belongs to the next zone_locked of this CPU */
+	int pending_xf, xf_zone;
+	uint64_t xf_t;
+};
+
+/*
+ * A run with no event for this long no longer holds the model's clock back
+ * (a CPU that goes idle after a refill may show no event for seconds; the
+ * run ends only at its next event).  When it is submitted at last it is
+ * late: the model clamps its arrival to the clock (zone_lock_late).  Runs
+ * are never split: inside one section the traced QEMU guests show stalls of
+ * several ms (a vCPU preempted by the host while it holds the lock).
+ */
+#define FOLLOW_MAX_GAP_NS 1000000
+
+struct ps_lock_follow {
+	struct ps_lock *lk;
+	const struct ps_machine *m;
+	const struct ps_profile *prof;
+	int pageblock_order, nr_cpus, nr_zones;
+	struct run *runs;
+	int64_t *pcp;		/* [zone][cpu] estimate of pages on per-CPU lists */
+	uint64_t *pcp_zone;	/* [zone] */
+	struct ps_lock_follow_stats st;
+};
+
+struct ps_lock_follow *ps_lock_follow_create(struct ps_lock *lk, const struct ps_machine *m,
+					     const struct ps_profile *prof, int pageblock_order)
+{
+	struct ps_lock_follow *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->lk = lk;
+	f->m = m;
+	f->prof = prof;
+	f->pageblock_order = pageblock_order;
+	f->nr_cpus = ps_lock_nr_cpus(lk);
+	f->nr_zones = ps_lock_nr_zones(lk);
+	f->runs = calloc(f->nr_cpus, sizeof(*f->runs));
+	f->pcp = calloc((size_t)f->nr_zones * f->nr_cpus, sizeof(int64_t));
+	f->pcp_zone = calloc(f->nr_zones, sizeof(uint64_t));
+	if (!f->runs || !f->pcp || !f->pcp_zone) {
+		ps_lock_follow_destroy(f);
+		return NULL;
+	}
+	return f;
+}
+
+void ps_lock_follow_destroy(struct ps_lock_follow *f)
+{
+	if (!f)
+		return;
+	free(f->runs);
+	free(f->pcp);
+	free(f->pcp_zone);
+	free(f);
+}
+
+static int pcp_order(const struct ps_lock_follow *f, int order)
+{
+	if (!f->prof->pcp_high_orders)
+		return order == 0;
+	return order <= 3 || order == f->pageblock_order;
+}
+
+static void emit(struct ps_lock_follow *f, int cpu, int cause, int zone, int nr, int order, int mt, uint64_t t0,
+		 uint64_t t1)
+{
+	struct ps_lock_sect s = { .t_ns = t0, .t_last_ns = t1, .zone = zone, .cpu = cpu, .nr = nr,
+				  .order = order, .mt = mt, .cause = cause };
+
+	f->st.sections[cause]++;
+	if (nr > 1 && t1 > t0) {
+		f->st.trace_span_ns += t1 - t0;
+		f->st.trace_span_blocks += nr - 1;
+	}
+	ps_lock_submit(f->lk, &s);
+}
+
+static void close_run(struct ps_lock_follow *f, int cpu)
+{
+	struct run *r = &f->runs[cpu];
+	int cause = r->kind == RUN_REFILL ? PS_LOCK_REFILL : PS_LOCK_DRAIN;
+
+	if (!r->kind)
+		return;
+	if (r->fallback)
+		cause = PS_LOCK_FALLBACK;
+	emit(f, cpu, cause, r->zone, r->nr, r->order, r->mt, r->t0, r->t1);
+	r->kind = RUN_NONE;
+}
+
+/* Pages on the per-CPU lists of @zone held by @cpu change by @delta (never below 0). */
+static void pcp_add(struct ps_lock_follow *f, int zone, int cpu, int64_t delta, uint64_t t)
+{
+	int64_t *p = &f->pcp[(size_t)zone * f->nr_cpus + cpu];
+	int64_t old = *p;
+
+	*p += delta;
+	if (*p < 0)
+		*p = 0;
+	f->pcp_zone[zone] += *p - old;
+	ps_lock_pcp_pages(f->lk, zone, t, f->pcp_zone[zone]);
+}
+
+static void follow_event(struct ps_lock_follow *f, const struct ps_event *ev)
+{
+	struct run *r;
+	int cpu = ev->cpu, zone = -1;
+
+	if (cpu >= f->nr_cpus || ev->type == PS_EV_FREE_BATCHED)
+		return;
+	r = &f->runs[cpu];
+	if (ev->pfn != PS_PFN_NONE) {
+		zone = ps_machine_zone_of(f->m, ev->pfn);
+		if (zone < 0 || zone >= f->nr_zones) {
+			f->st.outside_zones++;
+			zone = -1;
+		}
+	}
+	switch (ev->type) {
+	case PS_EV_ZONE_LOCKED:
+		if (zone < 0 && r->kind == RUN_REFILL)
+			zone = r->zone;		/* a failed __rmqueue inside a refill (<= 5.9: page NULL) */
+		if (zone < 0)
+			return;
+		if (ev->percpu_refill) {
+			if (r->kind == RUN_REFILL && r->zone == zone) {
+				r->nr++;
+				r->t1 = ev->ts_ns;
+			} else {
+				close_run(f, cpu);
+				r->kind = RUN_REFILL;
+				r->zone = zone;
+				r->nr = 1;
+				r->order = ev->order;
+				r->mt = ev->migratetype;
+				r->fallback = r->pending_xf && r->xf_zone == zone;
+				r->t0 = r->fallback ? r->xf_t : ev->ts_ns;
+				r->t1 = ev->ts_ns;
+			}
+			r->pending_xf = 0;
+			if (ev->pfn != PS_PFN_NONE)
+				pcp_add(f, zone, cpu, (int64_t)1 << ev->order, ev->ts_ns);
+			return;
+		}
+		close_run(f, cpu);
+		{
+			int fb = r->pending_xf && r->xf_zone == zone;
+
+			emit(f, cpu, fb ? PS_LOCK_FALLBACK : PS_LOCK_DIRECT_ALLOC, zone, 1, ev->order, ev->migratetype,
+			     fb ? r->xf_t : ev->ts_ns, ev->ts_ns);
+			r->pending_xf = 0;
+		}
+		return;
+	case PS_EV_EXTFRAG:
+		if (zone < 0)
+			return;
+		if (r->kind == RUN_REFILL && r->zone == zone) {
+			r->fallback = 1;
+			return;
+		}
+		close_run(f, cpu);
+		r->pending_xf = 1;
+		r->xf_zone = zone;
+		r->xf_t = ev->ts_ns;
+		return;
+	case PS_EV_PCPU_DRAIN:
+		if (zone < 0)
+			return;
+		if (r->kind == RUN_DRAIN && r->zone == zone) {
+			r->nr++;
+			r->t1 = ev->ts_ns;
+		} else {
+			close_run(f, cpu);
+			r->kind = RUN_DRAIN;
+			r->zone = zone;
+			r->nr = 1;
+			r->order = ev->order;
+			r->mt = ev->migratetype;
+			r->fallback = 0;
+			r->t0 = r->t1 = ev->ts_ns;
+		}
+		r->pending_xf = 0;
+		pcp_add(f, zone, cpu, -((int64_t)1 << ev->order), ev->ts_ns);
+		return;
+	case PS_EV_ALLOC:
+		close_run(f, cpu);
+		r->pending_xf = 0;
+		if (zone >= 0 && pcp_order(f, ev->order))
+			pcp_add(f, zone, cpu, -((int64_t)1 << ev->order), ev->ts_ns);
+		return;
+	case PS_EV_FREE:
+		close_run(f, cpu);
+		r->pending_xf = 0;
+		if (zone < 0)
+			return;
+		if (pcp_order(f, ev->order))
+			pcp_add(f, zone, cpu, (int64_t)1 << ev->order, ev->ts_ns);
+		else
+			emit(f, cpu, PS_LOCK_DIRECT_FREE, zone, 1, ev->order, PS_MT_MOVABLE, ev->ts_ns, ev->ts_ns);
+		return;
+	}
+}
+
+void ps_lock_follow_event(struct ps_lock_follow *f, const struct ps_event *ev)
+{
+	uint64_t floor = ev->ts_ns;
+
+	follow_event(f, ev);
+	/* a run still open will be submitted with its first event's time */
+	for (int c = 0; c < f->nr_cpus; c++) {
+		const struct run *r = &f->runs[c];
+
+		if (r->kind && r->t0 < floor && r->t1 + FOLLOW_MAX_GAP_NS >= ev->ts_ns)
+			floor = r->t0;
+		if (r->pending_xf && r->xf_t < floor && r->xf_t + FOLLOW_MAX_GAP_NS >= ev->ts_ns)
+			floor = r->xf_t;
+	}
+	ps_lock_advance(f->lk, floor);
+}
+
+void ps_lock_follow_finish(struct ps_lock_follow *f)
+{
+	for (int c = 0; c < f->nr_cpus; c++)
+		close_run(f, c);
+	ps_lock_finish(f->lk);
+}
+
+void ps_lock_follow_stats(const struct ps_lock_follow *f, struct ps_lock_follow_stats *out)
+{
+	*out = f->st;
+}

@@ -36,6 +36,7 @@ void ps_replay_destroy(struct ps_replay *r)
 {
 	if (!r)
 		return;
+	rp_view_destroy(r);
 	rp_free_pass1(r);
 	ps_mm_destroy(&r->mm);
 	if (r->lockf)
@@ -172,6 +173,9 @@ static void run_timers(struct ps_replay *r, uint64_t now)
 		struct ps_timer t = ps_timer_pop(&r->timers);
 
 		switch (t.cls) {
+		case PS_TIMER_SAMPLE:
+			rp_view_tick(r);
+			break;
 		case PS_TIMER_RECLAIM_LOCK:
 			ps_node_reclaim_unlock(&r->mm, t.arg);
 			break;
@@ -220,6 +224,8 @@ int ps_replay_event(struct ps_replay *r, const struct ps_event *ev, char *err, i
 		r->mm.now_ns = ev->ts_ns;
 		run_timers(r, ev->ts_ns);
 	}
+	if (__builtin_expect(r->view != NULL, 0))
+		rp_view_before(r, ev);
 	if (r->o.mode == PS_REPLAY_FOLLOW) {
 		ps_lock_follow_event(r->lockf, ev);
 		rp_follow_event(r, ev);
@@ -242,6 +248,8 @@ int ps_replay_event(struct ps_replay *r, const struct ps_event *ev, char *err, i
 		for (int zi = 64; zi < r->mm.nr_zones; zi++)
 			report_pcp_pages(r, zi, ev->ts_ns);
 	}
+	if (__builtin_expect(r->view != NULL, 0))
+		rp_view_after(r, ev);
 	if (r->o.check) {
 		for (int zi = 0; zi < r->mm.nr_zones; zi++)
 			if (ps_zone_check(&r->mm.zones[zi], err, len) < 0)

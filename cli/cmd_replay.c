@@ -14,6 +14,7 @@
 #include "cli/configs.h"
 #include "cli/input.h"
 #include "cli/policyopt.h"
+#include "cli/timeline.h"
 
 static const char replay_usage[] =
 	"usage: pagesim replay [OPTIONS] TRACE\n"
@@ -52,7 +53,8 @@ static const char replay_usage[] =
 	"  --kernel RELEASE   interpret the trace as from this kernel\n"
 	"  --format FMT       vmstat (default) or json\n"
 	"  --state-dir DIR    write the model's final buddyinfo, pagetypeinfo, unusable_index\n"
-	"                     and extfrag_index (kernel formats) into DIR\n"
+	"                     and extfrag_index (kernel formats), and pageblocks (each\n"
+	"                     pageblock's migratetype and where fallbacks stole or claimed) into DIR\n"
 	"  --untraced-use     simulate: the memory the kernel used with no event (what its\n"
 	"                     zones lack at the end of the trace against the trace's own\n"
 	"                     frees and allocations) is taken by the model too, evenly\n"
@@ -63,6 +65,7 @@ static const char replay_usage[] =
 	"                     bulk allocator's, found by the trace's per-CPU lists) in the\n"
 	"                     numa_*/pgalloc_* rows; simulate mode replays them as requests\n"
 	"                     and always counts them there (replay_invisible_* apart)\n"
+	PS_VIEW_USAGE
 	"  --stats            print model size (bytes per simulated page) on stderr\n"
 	"  --check-invariants check every model invariant after each event (slow)\n"
 	"  -v, --verbose      on stderr: the layout and profile used, the events of other\n"
@@ -102,6 +105,7 @@ static const struct option replay_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
+	PS_VIEW_OPTIONS,
 	PS_OPTION_VERSION,
 	{ NULL, 0, NULL, 0 },
 };
@@ -116,6 +120,7 @@ static int write_state(const char *dir, struct ps_replay *r)
 		{ "pagetypeinfo", ps_replay_write_pagetypeinfo },
 		{ "unusable_index", ps_replay_write_unusable_index },
 		{ "extfrag_index", ps_replay_write_extfrag_index },
+		{ "pageblocks", ps_replay_write_pageblocks },
 	};
 	struct ps_error err = { { 0 } };
 
@@ -219,7 +224,9 @@ int cmd_replay(int argc, char **argv)
 	const char *after_dir = NULL;
 	char machine_path[4096], where[3 * 4200];
 	int nr_sets = 0, untraced = 0;
-	char msg[512];
+	char msg[512], filter[512], policy_text[1024];
+	struct ps_view_opts vo = { 0 };
+	struct ps_view_run view = { .o = &vo };
 	int quiet = 0, trunc = 0, stats = 0, opt, rc, ret = PS_EXIT_FAIL;
 
 	optind = 1;
@@ -258,6 +265,10 @@ int cmd_replay(int argc, char **argv)
 		case 'q': quiet = 1; break;
 		case 'h': printf(replay_usage, ps_profile_names()); return PS_EXIT_OK;
 		case PS_OPT_VERSION: return ps_print_version();
+		case PS_OPT_INTERVAL ... PS_OPT_VIEW_LAST:
+			if ((rc = ps_view_opt(&vo, "replay", opt, optarg)))
+				return rc;
+			break;
 		default: return PS_EXIT_USAGE;
 		}
 	}
@@ -288,8 +299,12 @@ int cmd_replay(int argc, char **argv)
 	rc = ps_policyopt_args(&ro, "replay", policy, layout, sets, nr_sets);
 	if (rc)
 		return rc;
+	if ((rc = ps_view_check(&vo, "replay")))
+		return rc;
 	io.trace = argv[optind];
 	io.quiet = quiet;
+	if (ps_filter_load_markers(&vo.f, io.trace) < 0)
+		return PS_EXIT_FAIL;
 	ps_kv_init(&kv);
 
 	/* pass 1: the state at the start of the trace */
@@ -406,6 +421,44 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	ps_input_close(&in);
+	{
+		int n = snprintf(policy_text, sizeof(policy_text), "%s", policy ? policy : "recorded");
+
+		for (int i = 0; i < nr_sets && n < (int)sizeof(policy_text); i++)
+			n += snprintf(policy_text + n, sizeof(policy_text) - n, " %s", sets[i]);
+		if (n < (int)sizeof(policy_text))
+			snprintf(policy_text + n, sizeof(policy_text) - n, " (profile %s)", ro.profile->name);
+	}
+	ps_filter_describe(&vo.f, filter, sizeof(filter));
+	if (vo.timeline || vo.nr_by || vo.f.on || state_dir) {
+		struct ps_replay_view v = {
+			.interval_ns = vo.timeline ? vo.interval_ns : 0,
+			.row = ps_view_row,
+			.select = vo.f.on ? ps_view_select : NULL,
+			.counted = vo.nr_by ? ps_view_counted : NULL,
+			.ctx = &view,
+			.fallback_marks = state_dir != NULL,
+		};
+		char kbuf[32];
+		const char *meta[] = { "command", "replay", "trace", io.trace, "mode",
+				       ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate", "policy", policy_text,
+				       "kernel", kbuf, "filter", filter };
+
+		ps_kver_format(in.machine.kver, kbuf, sizeof(kbuf));
+		if (vo.timeline) {
+			if (ps_tl_out_open(&view.w, &vo, meta, 6) < 0)
+				goto out_noinput;
+			view.have_w = 1;
+		}
+		if (vo.nr_by && !(view.by = ps_by_create(&vo, &in.machine))) {
+			ps_error("out of memory");
+			goto out_noinput;
+		}
+		if (ps_replay_set_view(r, &v, msg, sizeof(msg)) < 0) {
+			ps_error("%s", msg);
+			goto out_noinput;
+		}
+	}
 
 	/* pass 2: the replay */
 	io.quiet = 1;
@@ -428,7 +481,15 @@ int cmd_replay(int argc, char **argv)
 		ps_error("%s", err.msg);
 		goto out;
 	}
-	if (ps_replay_counters(r, &kv) < 0) {
+	ps_replay_view_finish(r);
+	if (view.have_w) {
+		view.have_w = 0;
+		if (ps_tl_out_close(&view.w, ps_replay_timeline(r), &err) < 0) {
+			ps_error("%s", err.msg);
+			goto out;
+		}
+	}
+	if (ps_replay_counters(r, &kv) < 0 || ps_replay_view_counters(r, &kv) < 0) {
 		ps_error("out of memory");
 		goto out;
 	}
@@ -451,16 +512,21 @@ int cmd_replay(int argc, char **argv)
 	{
 		char kbuf[32];
 		const char *meta[] = { "trace", io.trace, "mode", ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate",
-				       "policy", ro.profile->name, "kernel", kbuf };
+				       "policy", ro.profile->name, "kernel", kbuf, "filter", filter };
 
 		ps_kver_format(ps_reader_kver(in.reader), kbuf, sizeof(kbuf));
-		if (ps_write_counters(output, format[0] == 'j', &kv, meta, 4) < 0)
+		if (view.by ? ps_by_write(view.by, output, format[0] == 'j', meta, vo.f.on ? 5 : 4) < 0 :
+			      ps_write_counters(output, format[0] == 'j', &kv, meta, vo.f.on ? 5 : 4) < 0)
 			goto out;
 	}
 	ret = PS_EXIT_OK;
 out:
 	ps_input_close(&in);
 out_noinput:
+	if (view.have_w)
+		ps_tl_out_abort(&view.w);
+	ps_by_destroy(view.by);
+	ps_view_free(&vo);
 	ps_replay_destroy(r);
 	ps_kv_free(&kv);
 	free(other);

@@ -466,15 +466,15 @@ int cmd_replay(int argc, char **argv)
 	if (ps_input_open(&in, &io) < 0)
 		goto out_noinput;
 	while ((rc = ps_reader_next_batch(in.reader, &evs, &err)) > 0) {
-		for (int i = 0; i < rc; i++) {
-			const struct ps_event *ev = &evs[i];
+		int bad;
 
-			if (ps_replay_event(r, ev, msg, sizeof(msg)) < 0) {
-				ps_error("model invariant broken after %s pfn %#llx at %llu ns: %s",
-					 ps_event_names[ev->type], (unsigned long long)ev->pfn,
-					 (unsigned long long)ev->ts_ns, msg);
-				goto out;
-			}
+		if (ps_replay_events(r, evs, rc, msg, sizeof(msg), &bad) < 0) {
+			const struct ps_event *ev = &evs[bad];
+
+			ps_error("model invariant broken after %s pfn %#llx at %llu ns: %s",
+				 ps_event_names[ev->type], (unsigned long long)ev->pfn,
+				 (unsigned long long)ev->ts_ns, msg);
+			goto out;
 		}
 	}
 	if (rc < 0) {

@@ -290,7 +290,7 @@ struct rp_view {
 	struct ps_timeline tl;
 	struct ps_counters *trace;	/* the trace's own counters (simulate mode; follow: r->cnt) */
 	uint64_t kswapd_freed[PS_MAX_NODES];	/* pages the recorded kswapdN freed */
-	int sel;
+	int sel, each;
 	struct ps_cnt_snap s_cnt, s_inv;
 	uint64_t s_failed;
 	int free_node, free_type;
@@ -419,6 +419,7 @@ int ps_replay_set_view(struct ps_replay *r, const struct ps_replay_view *in, cha
 		if (view_columns(r, v) < 0)
 			goto nomem;
 	}
+	v->each = in->select || in->counted;
 	if (in->fallback_marks) {
 		v->marks = calloc(r->mm.nr_zones ? r->mm.nr_zones : 1, sizeof(*v->marks));
 		if (!v->marks)
@@ -429,6 +430,12 @@ int ps_replay_set_view(struct ps_replay *r, const struct ps_replay_view *in, cha
 	}
 	rp_view_destroy(r);
 	r->view = v;
+	r->view_each = v->each;
+	if (in->interval_ns && r->first_ns) {
+		/* pass 1 saw the first event's time */
+		ps_tl_start(&v->tl, r->first_ns);
+		ps_timer_arm(&r->timers, PS_TIMER_SAMPLE, 0, ps_tl_row_end(&v->tl));
+	}
 	return 0;
 nomem:
 	if (v)
@@ -477,20 +484,25 @@ static void free_zone(struct ps_replay *r, struct rp_view *v, const struct ps_ev
 	v->free_type = z ? z->type : -1;
 }
 
+/* The trace's own, of a selected event: its counters (simulate mode), the recorded kswapd's frees. */
+static inline void trace_own(struct ps_replay *r, struct rp_view *v, const struct ps_event *ev)
+{
+	if (ev->type == PS_EV_FREE && ev->task == PS_TASK_KSWAPD && ev->task_node >= 0 && ev->order < PS_NR_ORDERS)
+		v->kswapd_freed[ev->task_node] += 1ull << ev->order;
+	if (v->marks && ev->type == PS_EV_EXTFRAG && r->o.mode == PS_REPLAY_FOLLOW)
+		mark(r, ev);	/* follow mode applies the kernel's own fallbacks */
+}
+
 void rp_view_before(struct ps_replay *r, const struct ps_event *ev)
 {
 	struct rp_view *v = r->view;
 
-	if (v->v.interval_ns && !v->tl.started) {
-		ps_tl_start(&v->tl, ev->ts_ns);
-		ps_timer_arm(&r->timers, PS_TIMER_SAMPLE, 0, ps_tl_row_end(&v->tl));
-	}
-	if (v->marks && ev->type == PS_EV_EXTFRAG && r->o.mode == PS_REPLAY_FOLLOW)
-		mark(r, ev);	/* follow mode applies the kernel's own fallbacks */
 	v->sel = !v->v.select || v->v.select(v->v.ctx, ev);
 	if (!v->sel) {
 		ps_cnt_snap_take(&v->s_cnt, &r->cnt);
 		ps_cnt_snap_take(&v->s_inv, &r->inv);
+		if (v->marks && ev->type == PS_EV_EXTFRAG && r->o.mode == PS_REPLAY_FOLLOW)
+			mark(r, ev);
 		return;
 	}
 	if (v->v.counted) {
@@ -500,10 +512,30 @@ void rp_view_before(struct ps_replay *r, const struct ps_event *ev)
 		if (ev->type == PS_EV_FREE)
 			free_zone(r, v, ev);
 	}
-	if (v->trace != &r->cnt)
+	if (v->v.interval_ns && v->trace != &r->cnt)
 		ps_counters_event(v->trace, ev);
-	if (ev->type == PS_EV_FREE && ev->task == PS_TASK_KSWAPD && ev->task_node >= 0 && ev->order < PS_NR_ORDERS)
-		v->kswapd_freed[ev->task_node] += 1ull << ev->order;
+	trace_own(r, v, ev);
+}
+
+/*
+ * Without a filter or a breakdown, the trace's own counters are counted a
+ * run at a time: event @i is replayed (the ticks due before it run, with the
+ * counters holding the events before it), then the events from @i up to the
+ * next tick are counted here and replayed.  As counting each in turn.
+ */
+int rp_view_run(struct ps_replay *r, const struct ps_event *evs, int i, int n)
+{
+	struct rp_view *v = r->view;
+	uint64_t end = v->v.interval_ns ? ps_tl_row_end(&v->tl) : UINT64_MAX;
+	int j = i + 1;
+
+	while (j < n && evs[j].ts_ns < end)
+		j++;
+	if (v->v.interval_ns && v->trace != &r->cnt)
+		ps_counters_batch(v->trace, evs + i, j - i);
+	for (int k = i; k < j; k++)
+		trace_own(r, v, &evs[k]);
+	return j;
 }
 
 void rp_view_after(struct ps_replay *r, const struct ps_event *ev)

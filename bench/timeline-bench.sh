@@ -88,6 +88,6 @@ if [ "$CALLGRIND" = 1 ]; then
 		i0=$(instructions "$P" replay -q --mode $mode "$small")
 		i1=$(instructions "$P" replay -q --mode $mode --interval "$INTERVAL" --timeline "$TMP/t.csv" "$small")
 		awk -v m="$mode" -v a="$i0" -v b="$i1" 'BEGIN {
-			printf "| --mode %s | %d | %d | %+.2f%% |\n", m, a, b, 100 * (b - a) / a }'
+			printf "| --mode %s | %.0f | %.0f | %+.2f%% |\n", m, a, b, 100 * (b - a) / a }'
 	done
 fi

@@ -53,8 +53,8 @@ static const char replay_usage[] =
 	"  --kernel RELEASE   interpret the trace as from this kernel\n"
 	"  --format FMT       vmstat (default) or json\n"
 	"  --state-dir DIR    write the model's final buddyinfo, pagetypeinfo, unusable_index\n"
-	"                     and extfrag_index (kernel formats), and pageblocks (each\n"
-	"                     pageblock's migratetype and where fallbacks stole or claimed) into DIR\n"
+	"                     and extfrag_index (kernel formats), pageblocks (each pageblock's\n"
+	"                     migratetype, where fallbacks stole or claimed) and info into DIR\n"
 	"  --untraced-use     simulate: the memory the kernel used with no event (what its\n"
 	"                     zones lack at the end of the trace against the trace's own\n"
 	"                     frees and allocations) is taken by the model too, evenly\n"
@@ -109,6 +109,28 @@ static const struct option replay_options[] = {
 	PS_OPTION_VERSION,
 	{ NULL, 0, NULL, 0 },
 };
+
+/* DIR/info: what the state is of ("name: value" lines; pagesim plot titles its maps with them). */
+static int write_info(const char *dir, const char *const *meta, int nr_meta)
+{
+	struct ps_error err = { { 0 } };
+	struct ps_out out;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/info", dir);
+	if (ps_out_open(&out, path, &err) < 0) {
+		ps_error("%s", err.msg);
+		return -1;
+	}
+	fprintf(out.f, "# the run that left this state\npagesim: %s\n", PAGESIM_VERSION);
+	for (int i = 0; i < nr_meta; i++)
+		fprintf(out.f, "%s: %s\n", meta[2 * i], meta[2 * i + 1]);
+	if (ps_out_commit(&out, &err) < 0) {
+		ps_error("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
 
 static int write_state(const char *dir, struct ps_replay *r)
 {
@@ -422,10 +444,11 @@ int cmd_replay(int argc, char **argv)
 	}
 	ps_input_close(&in);
 	{
-		int n = snprintf(policy_text, sizeof(policy_text), "%s", policy ? policy : "recorded");
+		/* --policy and the --set options as given; "recorded" for neither */
+		int n = snprintf(policy_text, sizeof(policy_text), "%s", policy ? policy : nr_sets ? "" : "recorded");
 
 		for (int i = 0; i < nr_sets && n < (int)sizeof(policy_text); i++)
-			n += snprintf(policy_text + n, sizeof(policy_text) - n, " %s", sets[i]);
+			n += snprintf(policy_text + n, sizeof(policy_text) - n, "%s%s", n ? " " : "", sets[i]);
 		if (n < (int)sizeof(policy_text))
 			snprintf(policy_text + n, sizeof(policy_text) - n, " (profile %s)", ro.profile->name);
 	}
@@ -507,8 +530,16 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (stats)
 		fprintf(stderr, "pagesim: model state: %.2f bytes per simulated page\n", ps_replay_bytes_per_page(r));
-	if (state_dir && write_state(state_dir, r) < 0)
-		goto out;
+	if (state_dir) {
+		char kbuf[32];
+		const char *meta[] = { "command", "replay", "trace", io.trace, "mode",
+				       ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate", "policy", policy_text,
+				       "kernel", kbuf, "filter", filter };
+
+		ps_kver_format(ps_reader_kver(in.reader), kbuf, sizeof(kbuf));
+		if (write_state(state_dir, r) < 0 || write_info(state_dir, meta, 6) < 0)
+			goto out;
+	}
 	{
 		char kbuf[32];
 		const char *meta[] = { "trace", io.trace, "mode", ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate",

@@ -617,18 +617,20 @@ void ps_replay_write_pageblocks(const struct ps_replay *r, FILE *f)
 	const uint8_t *const *marks = r->view ? (const uint8_t *const *)r->view->marks : NULL;
 
 	fprintf(f, "Page block order: %d\nPages per block:  %d\n\n", pb, 1 << pb);
-	fprintf(f, "# types: one letter per pageblock, 64 to a line from the pfn given: U Unmovable, M Movable,\n"
-		   "# E Reclaimable, H HighAtomic, C CMA, I Isolate; fallbacks%s: s stolen from (pages taken,\n"
-		   "# the block kept its type), c claimed (change_ownership), b both, . none\n",
+	fprintf(f, "# types: one letter per pageblock, 64 to a line from the pfn given, up to the zone's\n"
+		   "# present pages: U Unmovable, M Movable, E Reclaimable, H HighAtomic, C CMA, I Isolate;\n"
+		   "# fallbacks%s: s stolen from (pages taken, the block kept its type), c claimed\n"
+		   "# (change_ownership), b both, . none\n",
 		marks ? "" : " (not kept)");
 	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
 		const struct ps_zone *z = &r->mm.zones[zi];
-		uint32_t b0, b1;
+		/* the model holds a zone's present pages from its span's start: the pageblocks up to there */
+		uint32_t end = z->present_end < z->span_end ? z->present_end : z->span_end, b0, b1;
 
-		if (z->span_end <= z->span_start)
+		if (end <= z->span_start)
 			continue;
 		b0 = z->span_start >> z->pageblock_order;
-		b1 = ((z->span_end - 1) >> z->pageblock_order) + 1;
+		b1 = ((end - 1) >> z->pageblock_order) + 1;
 		fprintf(f, "Node %d, zone %8s\n", z->node, ps_zone_names[z->type]);
 		for (int pass = 0; pass < (marks ? 2 : 1); pass++)
 			for (uint32_t b = b0; b < b1; b += 64) {

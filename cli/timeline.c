@@ -526,11 +526,12 @@ static void header(struct ps_tl_out *w, const struct ps_timeline *t)
 	for (int i = 0; i < w->nr_meta; i++)
 		fprintf(f, "# %s: %s\n", w->meta[2 * i], w->meta[2 * i + 1] ? w->meta[2 * i + 1] : "");
 	fprintf(f, "# interval_ns: %" PRIu64 "\n# t0_ns: %" PRIu64 "\n", t->interval_ns, t->t0);
-	fputs("# start_s, end_s: the interval, in seconds after the trace's first event (t0_ns);\n"
-	      "# kind delta: the counter's change over the interval (the rows sum to the total);\n"
-	      "# kind level: the value at the interval's end (the last row is the value at the end);\n"
-	      "# total: the printed counters it sums or ends at ('+' adds them; stat: pagesim stat's;\n"
-	      "# zones: summed over the zones' columns; pagetypeinfo:NODE:ZONE:TYPE:ORDER: --state-dir's)\n", f);
+	fputs("# start_s, end_s: the interval, in seconds after the trace's first event (t0_ns)\n"
+	      "# a delta column: the counter's change over the interval (its rows sum to its total)\n"
+	      "# a level column: the value at the interval's end (its last row is its value at the end)\n"
+	      "# a column's total: the printed counters it sums or ends at ('+' adds them; stat:NAME\n"
+	      "# pagesim stat's; zones:NAME summed over the zones' columns; pagetypeinfo:NODE:ZONE:TYPE:ORDER\n"
+	      "# --state-dir's)\n", f);
 	fputs("# kind: time,time", f);
 	for (int i = 0; i < t->nr; i++)
 		fputs(t->col[i].kind == PS_TL_DELTA ? ",delta" : ",level", f);

@@ -281,14 +281,16 @@ static int timeline_header(struct input *in, FILE *f, int *jsonl, struct ps_erro
 			return ps_err(err, "%s: line 1: not a pagesim timeline (it starts with '# pagesim timeline')", in->path);
 		}
 		if (!strncmp(line, "# kind: ", 8)) {
-			char *cell[65536 / 8];
-			int n = csv_split(line + 8, cell, (int)(sizeof(cell) / sizeof(cell[0])));
+			char **cell = malloc(sizeof(*cell) * (len / 2 + 2));
+			int n = cell ? csv_split(line + 8, cell, (int)(len / 2 + 2)) : 0;
 
-			t->kind = calloc(n, 1);
+			free(t->kind);
+			t->kind = calloc(n + 1, 1);
+			for (int i = 2; t->kind && i < n; i++)
+				t->kind[i - 2] = cell[i][0] == 'l' ? 'l' : 'd';
+			free(cell);
 			if (!t->kind)
 				break;
-			for (int i = 2; i < n; i++)
-				t->kind[i - 2] = cell[i][0] == 'l' ? 'l' : 'd';
 			continue;
 		}
 		if (line[0] == '#') {

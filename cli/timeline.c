@@ -609,6 +609,12 @@ int ps_tl_out_close(struct ps_tl_out *w, const struct ps_timeline *t, struct ps_
 	free(w->buf);
 	w->buf = NULL;
 	free_meta(w);
+	if (t && t->overflow) {
+		ps_out_abort(&w->out);
+		return ps_err(err, "--timeline: more than %llu rows of %.9g s (the trace spans %.9g s or more): "
+			      "give a longer --interval; no timeline was written", PS_TL_MAX_ROWS, t->interval_ns / 1e9,
+			      (double)PS_TL_MAX_ROWS * (t->interval_ns / 1e9));
+	}
 	if (w->failed) {
 		ps_out_abort(&w->out);
 		return ps_err(err, "--timeline: out of memory");
@@ -667,8 +673,7 @@ int ps_view_count(struct ps_view_run *v, struct ps_reader *rd, struct ps_counter
 			if (v->have_w) {
 				if (!tl.started)
 					ps_tl_start(&tl, ev->ts_ns);
-				while (ev->ts_ns >= ps_tl_row_end(&tl))
-					ps_tl_emit(&tl);
+				(void)ps_tl_advance(&tl, ev->ts_ns);	/* an overflow fails at the end */
 			}
 			if (v->o->f.on && !ps_filter_match(&v->o->f, ev))
 				continue;

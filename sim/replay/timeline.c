@@ -193,8 +193,12 @@ void ps_tl_start(struct ps_timeline *t, uint64_t t0)
 		t->last[i] = t->col[i].kind == PS_TL_DELTA ? col_value(&t->col[i]) : 0;
 }
 
-void ps_tl_emit(struct ps_timeline *t)
+int ps_tl_emit(struct ps_timeline *t)
 {
+	if (t->rows >= PS_TL_MAX_ROWS) {
+		t->overflow = 1;
+		return -1;
+	}
 	for (int i = 0; i < t->nr; i++) {
 		const struct ps_tl_col *c = &t->col[i];
 		int64_t v = col_value(c);
@@ -210,12 +214,29 @@ void ps_tl_emit(struct ps_timeline *t)
 		t->fn(t->ctx, t, t->start, t->start + t->interval_ns, t->row);
 	t->rows++;
 	t->start += t->interval_ns;
+	return 0;
+}
+
+int ps_tl_advance(struct ps_timeline *t, uint64_t ts)
+{
+	if (t->overflow)
+		return -1;
+	if (ts < ps_tl_row_end(t))
+		return 0;
+	if ((ts - t->start) / t->interval_ns + t->rows > PS_TL_MAX_ROWS) {
+		t->overflow = 1;
+		return -1;
+	}
+	while (ts >= ps_tl_row_end(t))
+		if (ps_tl_emit(t) < 0)
+			return -1;
+	return 0;
 }
 
 void ps_tl_finish(struct ps_timeline *t)
 {
-	if (t->started)
-		ps_tl_emit(t);
+	if (t->started && !t->overflow)
+		(void)ps_tl_emit(t);
 	t->started = 0;
 }
 
@@ -414,6 +435,13 @@ int ps_replay_set_view(struct ps_replay *r, const struct ps_replay_view *in, cha
 		ps_counters_init(v->trace, r->tm ? r->tm : r->m, r->m->pageblock_order);
 		v->trace->numa_rule = r->cnt.numa_rule;
 	}
+	if (in->interval_ns && r->last_ns > r->first_ns &&
+	    (r->last_ns - r->first_ns) / in->interval_ns >= PS_TL_MAX_ROWS) {
+		snprintf(err, len, "--timeline: the trace spans %.9g s: more than %llu rows of %.9g s; give a longer --interval",
+			 (r->last_ns - r->first_ns) / 1e9, PS_TL_MAX_ROWS, in->interval_ns / 1e9);
+		view_free(r, v);
+		return -1;
+	}
 	if (in->interval_ns) {
 		ps_tl_init(&v->tl, in->interval_ns, in->row, in->ctx);
 		if (view_columns(r, v) < 0)
@@ -526,7 +554,7 @@ void rp_view_before(struct ps_replay *r, const struct ps_event *ev)
 int rp_view_run(struct ps_replay *r, const struct ps_event *evs, int i, int n)
 {
 	struct rp_view *v = r->view;
-	uint64_t end = v->v.interval_ns ? ps_tl_row_end(&v->tl) : UINT64_MAX;
+	uint64_t end = v->v.interval_ns && !v->tl.overflow ? ps_tl_row_end(&v->tl) : UINT64_MAX;
 	int j = i + 1;
 
 	while (j < n && evs[j].ts_ns < end)
@@ -573,8 +601,8 @@ void rp_view_tick(struct ps_replay *r)
 {
 	struct rp_view *v = r->view;
 
-	ps_tl_emit(&v->tl);
-	ps_timer_arm(&r->timers, PS_TIMER_SAMPLE, 0, ps_tl_row_end(&v->tl));
+	if (ps_tl_emit(&v->tl) == 0)
+		ps_timer_arm(&r->timers, PS_TIMER_SAMPLE, 0, ps_tl_row_end(&v->tl));
 }
 
 void ps_replay_view_finish(struct ps_replay *r)

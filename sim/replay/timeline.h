@@ -49,6 +49,9 @@ struct ps_timeline;
 typedef void (*ps_tl_row_fn)(void *ctx, const struct ps_timeline *t, uint64_t start_ns, uint64_t end_ns,
 			     const int64_t *row);
 
+/* Rows a timeline emits at most: after them it stops (overflow), for a trace with a gap of years. */
+#define PS_TL_MAX_ROWS 10000000ull
+
 struct ps_timeline {
 	uint64_t interval_ns;
 	int nr, cap;
@@ -56,7 +59,7 @@ struct ps_timeline {
 	int64_t *last;		/* each column's cumulative value at the row's start */
 	int64_t *row;
 	uint64_t t0, start;	/* the first event's time; the row's start */
-	int started;
+	int started, overflow;
 	uint64_t rows;
 	ps_tl_row_fn fn;
 	void *ctx;
@@ -84,8 +87,17 @@ static inline uint64_t ps_tl_row_end(const struct ps_timeline *t)
 	return t->start + t->interval_ns;
 }
 
-/* Emits the row [start, start + interval) and starts the next. */
-void ps_tl_emit(struct ps_timeline *t);
+/*
+ * Emits the row [start, start + interval) and starts the next; returns 0, or
+ * -1 once PS_TL_MAX_ROWS rows were emitted (t->overflow; no more rows).
+ */
+int ps_tl_emit(struct ps_timeline *t);
+
+/*
+ * Emits the rows ending at or before @ts (call before each event at @ts);
+ * 0, or -1 when they would pass PS_TL_MAX_ROWS (t->overflow, none emitted).
+ */
+int ps_tl_advance(struct ps_timeline *t, uint64_t ts);
 
 /* Emits the last row, if it saw anything since the row before. */
 void ps_tl_finish(struct ps_timeline *t);

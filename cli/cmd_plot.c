@@ -92,6 +92,7 @@ struct timeline {
 	double *start;
 	int64_t **data;		/* [wanted][row] */
 	int rows, cap;
+	int header_lines;	/* lines before the first row */
 };
 
 /* A --state-dir: its pageblocks per zone. */
@@ -271,6 +272,7 @@ static int timeline_header(struct input *in, FILE *f, int *jsonl, struct ps_erro
 			}
 		}
 		json_object_put(h);
+		t->header_lines = 1;
 		return 0;
 	}
 	for (int lineno = 1; (len = getline(&line, &cap, f)) > 0; lineno++) {
@@ -318,9 +320,14 @@ static int timeline_header(struct input *in, FILE *f, int *jsonl, struct ps_erro
 				free(line);
 				return ps_err(err, "%s: line %d: expected the column names (start_s,end_s,...)", in->path, lineno);
 			}
+			if (!t->kind) {
+				free(cell);
+				free(line);
+				return ps_err(err, "%s: line %d: no '# kind:' line before the column names", in->path, lineno);
+			}
 			t->nr_cols = n - 2;
 			t->name = calloc(n, sizeof(*t->name));
-			if (!t->name || !t->kind) {
+			if (!t->name) {
 				free(cell);
 				break;
 			}
@@ -332,6 +339,7 @@ static int timeline_header(struct input *in, FILE *f, int *jsonl, struct ps_erro
 				}
 			free(cell);
 			free(line);
+			t->header_lines = lineno;
 			return 0;
 		}
 	}
@@ -366,7 +374,7 @@ static int timeline_rows(struct input *in, FILE *f, int jsonl, struct ps_error *
 	char *line = NULL, **cell = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	int lineno = 0, ret = -1;
+	int lineno = t->header_lines, ret = -1;
 
 	t->data = calloc(t->nr_want ? t->nr_want : 1, sizeof(*t->data));
 	cell = malloc(sizeof(*cell) * (t->nr_cols + 3));
@@ -404,7 +412,7 @@ static int timeline_rows(struct input *in, FILE *f, int jsonl, struct ps_error *
 			if (!o || !json_object_object_get_ex(o, "start_s", &v)) {
 				if (o)
 					json_object_put(o);
-				ps_err(err, "%s: row %d: not a timeline row", in->path, lineno);
+				ps_err(err, "%s: line %d: not a timeline row", in->path, lineno);
 				goto out;
 			}
 			t->start[t->rows] = json_object_get_double(v);
@@ -417,7 +425,7 @@ static int timeline_rows(struct input *in, FILE *f, int jsonl, struct ps_error *
 			int n = csv_split(line, cell, t->nr_cols + 3);
 
 			if (n != t->nr_cols + 2) {
-				ps_err(err, "%s: data line %d: %d cells, the header names %d", in->path, lineno, n,
+				ps_err(err, "%s: line %d: %d cells, the header names %d columns", in->path, lineno, n,
 				       t->nr_cols + 2);
 				goto out;
 			}
@@ -1085,7 +1093,8 @@ static int script_pageblocks(FILE *f, struct input *in, int n, int PB_ROW, struc
 
 static double num(json_object *a, int i, int *ok)
 {
-	json_object *v = json_object_array_get_idx(a, i);
+	json_object *v = json_object_is_type(a, json_type_array) && i < (int)json_object_array_length(a) ?
+			 json_object_array_get_idx(a, i) : NULL;
 
 	*ok = v && (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int));
 	return *ok ? json_object_get_double(v) : 0;
@@ -1176,7 +1185,7 @@ static int script_diff(FILE *f, struct input *in, char **pat, int npat, struct p
 		json_object_object_get_ex(c, "mean", &mean);
 		json_object_object_get_ex(c, "stddev", &sd);
 		json_object_object_get_ex(c, "n", &nn);
-		if (json_object_object_get_ex(c, "significant", &sig))
+		if (json_object_object_get_ex(c, "significant", &sig) && json_object_is_type(sig, json_type_array))
 			for (int k = 0; k < (int)json_object_array_length(sig); k++)
 				star |= json_object_get_boolean(json_object_array_get_idx(sig, k));
 		b = fabs(num(mean, 0, &ok));

@@ -7,7 +7,7 @@ each kind is drawn to SVG and the SVG read back (its text and its series: gnuplo
 <g id="gnuplot_plot_N"> groups, each with its legend text, polygons, paths and points):
   counters    the title names the trace, the mode, both policies and the version; the
               axes are labelled; one series per timeline and counter, named in the legend,
-              with a step per row;
+              with a step per row; a JSON-lines timeline draws as its CSV;
   watermarks  a panel per zone and timeline, titled so; in each NR_FREE_PAGES and
               WMARK_MIN/LOW/HIGH, and kswapdN awake with a box per run of awake rows
               (the rows the timeline says kswapd was awake in: at the row's end, at the
@@ -94,6 +94,12 @@ with tempfile.TemporaryDirectory() as d:
     n = len(rows(tl[10]))
     for s in series:
         check(s["vertices"] >= n, f"counters: {s['name']} has {s['vertices']} vertices for {n} rows")
+    # the same from JSON lines
+    run(P, "replay", "-q", "--mode", "simulate", "--set", "vm.watermark_scale_factor=10", "--interval", "10ms",
+        "--timeline", f"{d}/w10.jsonl", "--timeline-format", "jsonl", T)
+    run(P, "plot", "-o", f"{d}/j.svg", "--counters", ",".join(counters), f"{d}/w10.jsonl")
+    run(P, "plot", "-o", f"{d}/c.svg", "--counters", ",".join(counters), tl[10])
+    check(svg(f"{d}/j.svg")[0] == svg(f"{d}/c.svg")[0], "counters: JSON lines and CSV draw differently")
     # one unit: its name on the axis
     run(P, "plot", "-o", out, "--counters", "node*.numa_miss", tl[10])
     series, texts = svg(out)

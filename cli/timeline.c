@@ -295,7 +295,7 @@ int ps_filter_load_markers(struct ps_filter *f, const char *trace)
 		return -1;
 	}
 	head = ps_stream_peek(s, 16, &got, &err);
-	/* pagesim files and trace.dat keep no trace_marker writes */
+	/* trace_marker writes are looked for in text traces only (not pagesim files, trace.dat) */
 	text = head && got && !(got >= 8 && !memcmp(head, "PAGESIM", 8)) &&
 	       !(got >= 10 && !memcmp(head, "\x17\x08\x44tracing", 10));
 	while (text && (line = ps_stream_getline(s, &len, &err))) {
@@ -321,9 +321,10 @@ int ps_filter_load_markers(struct ps_filter *f, const char *trace)
 	for (int i = 0; i < 2; i++)
 		if (need[i] && !found[i]) {
 			if (!text)
-				ps_error("--time: '%s' is not a duration (10ms, 1.5s), and %s keeps no trace_marker writes to "
-					 "name it: pagesim files and trace.dat hold the kmem events only (give a time, or "
-					 "the trace as ftrace or trace-cmd report text)", f->time_arg[i], trace);
+				ps_error("--time: '%s' is not a duration (10ms, 1.5s), and pagesim finds trace_marker "
+					 "writes in text traces only (%s: a pagesim file holds the kmem events alone, the "
+					 "trace.dat reader yields only those): give a time, or the trace as ftrace or "
+					 "trace-cmd report text", f->time_arg[i], trace);
 			else
 				ps_error("--time: '%s' is neither a duration (10ms, 1.5s) nor a trace_marker write in %s%s",
 					 f->time_arg[i], trace, i && need[0] ? " after START's" : "");

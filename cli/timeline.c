@@ -530,8 +530,9 @@ static void header(struct ps_tl_out *w, const struct ps_timeline *t)
 	fputs("# start_s, end_s: the interval, in seconds after the trace's first event (t0_ns)\n"
 	      "# a delta column: the counter's change over the interval (its rows sum to its total)\n"
 	      "# a level column: the value at the interval's end (its last row is its value at the end)\n"
-	      "# a column's total: the printed counters it sums or ends at ('+' adds them; stat:NAME\n"
-	      "# pagesim stat's; zones:NAME summed over the zones' columns; pagetypeinfo:NODE:ZONE:TYPE:ORDER\n"
+	      "# a column's total: the printed counters it sums or ends at ('+' adds them; a trailing '?':\n"
+	      "# printed only when the trace has page-cache, LRU or reclaim events, else 0; stat:NAME pagesim\n"
+	      "# stat's; zones:NAME summed over the zones' columns; pagetypeinfo:NODE:ZONE:TYPE:ORDER\n"
 	      "# --state-dir's)\n", f);
 	fputs("# kind: time,time", f);
 	for (int i = 0; i < t->nr; i++)

@@ -22,6 +22,7 @@ enum {
 	G_KSWAPD_AWAKE,	/* p: struct ps_mm, arg: node */
 	G_KSWAPD_WAKEUPS,
 	G_KSWAPD_RECLAIMED,
+	G_PAGEOUTRUN,	/* p: struct ps_mm: balance_pgdat runs on every node */
 };
 
 /* The model's kswapd on node @n: awake (woken, not yet gone back to sleep), wakeups, pages reclaimed. */
@@ -38,6 +39,15 @@ static int64_t kswapd_wakeups(const struct ps_mm *mm, int n)
 static int64_t kswapd_reclaimed(const struct ps_mm *mm, int n)
 {
 	return (int64_t)mm->node[n].kswapd.reclaimed;
+}
+
+static int64_t kswapd_runs(const struct ps_mm *mm)
+{
+	int64_t runs = 0;
+
+	for (int n = 0; n < PS_MAX_NODES; n++)
+		runs += (int64_t)mm->node[n].kswapd.runs;
+	return runs;
 }
 
 static int64_t col_value(const struct ps_tl_col *c)
@@ -59,6 +69,8 @@ static int64_t col_value(const struct ps_tl_col *c)
 		return kswapd_wakeups(c->p, c->arg);
 	case G_KSWAPD_RECLAIMED:
 		return kswapd_reclaimed(c->p, c->arg);
+	case G_PAGEOUTRUN:
+		return kswapd_runs(c->p);
 	}
 	return 0;
 }
@@ -132,15 +144,32 @@ static int counter(struct ps_timeline *t, const struct ps_counters *c, const str
 	return add_col(t, PS_TL_DELTA, G_U64, field, f2, 0, total, "%s%s", prefix, name) ? 0 : -1;
 }
 
-int ps_tl_add_counters(struct ps_timeline *t, const struct ps_counters *c, const struct ps_counters *fold,
-		       const char *prefix, const char *tp)
+/*
+ * ps_tl_add_counters(); with @mm, the reclaim rows are the model's (simulate
+ * mode prints them from the model, always), else the counters' own, printed
+ * only when the trace has reclaim events (their totals end in '?').
+ */
+static int add_counters(struct ps_timeline *t, const struct ps_counters *c, const struct ps_counters *fold,
+			const char *prefix, const char *tp, const struct ps_mm *mm)
 {
 	static const char *const pgalloc_names[PS_ZONE_NR] = {
 		"pgalloc_dma", "pgalloc_dma32", "pgalloc_normal", "pgalloc_high", "pgalloc_movable", "pgalloc_device",
 	};
+	static const char *const reclaim_names[] = {
+		"pgsteal_kswapd", "pgsteal_direct", "pgscan_kswapd", "pgscan_direct", "pageoutrun", "zone_reclaim_failed",
+		"node_reclaim_calls",
+	};
+	/* the reclaim rows' fields: the counters' own, the model's (pageoutrun: G_PAGEOUTRUN) */
+	const uint64_t *own[] = { &c->pgsteal_kswapd, &c->pgsteal_direct, &c->pgscan_kswapd, &c->pgscan_direct,
+				  &c->pageoutrun, &c->zone_reclaim_failed, &c->node_reclaim_calls };
+	const uint64_t *model[] = { mm ? &mm->pgsteal_kswapd : NULL, mm ? &mm->pgsteal_direct : NULL,
+				    mm ? &mm->pgscan_kswapd : NULL, mm ? &mm->pgscan_direct : NULL, NULL,
+				    mm ? &mm->zone_reclaim_failed : NULL, mm ? &mm->node_reclaims : NULL };
 	const struct ps_machine *m = c->m;
 	char name[96], total[176];
 	int highmem = 0;
+
+	_Static_assert(sizeof(own) / sizeof(own[0]) == sizeof(reclaim_names) / sizeof(reclaim_names[0]), "reclaim rows");
 
 	for (int i = 0; i < m->nr_zones; i++)
 		highmem |= m->zones[i].type == PS_ZONE_HIGHMEM;
@@ -175,14 +204,36 @@ int ps_tl_add_counters(struct ps_timeline *t, const struct ps_counters *c, const
 	for (int i = 0; i < PS_XF_NR; i++)
 		C(extfrag[i], 0, ps_extfrag_names[i]);
 	for (int e = 0; e < PS_EV_NR; e++) {
+		/* the page-cache, LRU and reclaim events are printed when the trace has any */
 		snprintf(name, sizeof(name), "events_%s", ps_event_names[e]);
-		C(events[e], 0, name);
+		snprintf(total, sizeof(total), "%s%s%s", tp, name, ps_event_is_kmem(e) ? "" : "?");
+		if (!add_col(t, PS_TL_DELTA, G_U64, &c->events[e], NULL, 0, total, "%s%s", prefix, name))
+			return -1;
+	}
+	/* the reclaim rows, in ps_counters_to_kv()'s order */
+	for (size_t i = 0; i < sizeof(reclaim_names) / sizeof(reclaim_names[0]); i++) {
+		struct ps_tl_col *col;
+
+		snprintf(total, sizeof(total), "%s%s%s", tp, reclaim_names[i], mm ? "" : "?");
+		if (mm && own[i] == &c->pageoutrun)	/* the model's kswapd runs, summed over the nodes */
+			col = add_col(t, PS_TL_DELTA, G_PAGEOUTRUN, mm, NULL, 0, total, "%s%s", prefix, reclaim_names[i]);
+		else
+			col = add_col(t, PS_TL_DELTA, G_U64, mm ? model[i] : own[i], NULL, 0, total, "%s%s", prefix,
+				      reclaim_names[i]);
+		if (!col)
+			return -1;
 	}
 	C(alloc_failed, 0, "alloc_failed");
 	C(pfn_outside_zones, 0, "pfn_outside_zones");
 	C(cpu_without_node, 0, "cpu_without_node");
 #undef C
 	return 0;
+}
+
+int ps_tl_add_counters(struct ps_timeline *t, const struct ps_counters *c, const struct ps_counters *fold,
+		       const char *prefix, const char *tp)
+{
+	return add_counters(t, c, fold, prefix, tp, NULL);
 }
 
 void ps_tl_start(struct ps_timeline *t, uint64_t t0)
@@ -245,14 +296,18 @@ void ps_tl_finish(struct ps_timeline *t)
 #define HEAD_LEN (offsetof(struct ps_counters, node) - HEAD_OFF)
 #define TAIL_OFF offsetof(struct ps_counters, extfrag)
 #define TAIL_LEN (offsetof(struct ps_counters, first_outside_pfn) - TAIL_OFF)
+#define RECLAIM_OFF offsetof(struct ps_counters, pgsteal_kswapd)
+#define RECLAIM_LEN (offsetof(struct ps_counters, zone_reclaim_failed) + sizeof(uint64_t) - RECLAIM_OFF)
 _Static_assert(HEAD_LEN == sizeof(((struct ps_cnt_snap *)0)->head), "ps_cnt_snap head");
 _Static_assert(TAIL_LEN == sizeof(((struct ps_cnt_snap *)0)->tail), "ps_cnt_snap tail");
+_Static_assert(RECLAIM_LEN == sizeof(((struct ps_cnt_snap *)0)->reclaim), "ps_cnt_snap reclaim");
 
 void ps_cnt_snap_take(struct ps_cnt_snap *s, const struct ps_counters *c)
 {
 	s->nr_nodes = c->m && c->m->nr_nodes < PS_MAX_NODES ? c->m->nr_nodes : PS_MAX_NODES;
 	memcpy(s->head, (const char *)c + HEAD_OFF, HEAD_LEN);
 	memcpy(s->tail, (const char *)c + TAIL_OFF, TAIL_LEN);
+	memcpy(s->reclaim, (const char *)c + RECLAIM_OFF, RECLAIM_LEN);
 	memcpy(s->node, c->node, s->nr_nodes * sizeof(s->node[0]));
 }
 
@@ -260,6 +315,7 @@ void ps_cnt_snap_restore(const struct ps_cnt_snap *s, struct ps_counters *c)
 {
 	memcpy((char *)c + HEAD_OFF, s->head, HEAD_LEN);
 	memcpy((char *)c + TAIL_OFF, s->tail, TAIL_LEN);
+	memcpy((char *)c + RECLAIM_OFF, s->reclaim, RECLAIM_LEN);
 	memcpy(c->node, s->node, s->nr_nodes * sizeof(s->node[0]));
 }
 
@@ -325,7 +381,8 @@ static int view_columns(struct ps_replay *r, struct rp_view *v)
 	int sim = r->o.mode == PS_REPLAY_SIMULATE, fold = sim || r->o.fold_invisible;
 	char total[176], base[64];
 
-	if (ps_tl_add_counters(t, &r->cnt, fold ? &r->inv : NULL, "", "") < 0)
+	/* simulate mode prints the model's own reclaim under the kernel's names */
+	if (add_counters(t, &r->cnt, fold ? &r->inv : NULL, "", "", sim ? &r->mm : NULL) < 0)
 		return -1;
 	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
 		struct ps_zone *z = &r->mm.zones[zi];
@@ -382,10 +439,9 @@ static int view_columns(struct ps_replay *r, struct rp_view *v)
 		if (!add_col(t, PS_TL_DELTA, G_KSWAPD_RECLAIMED, &r->mm, NULL, n, total, "node%d.kswapd_reclaimed", n))
 			return -1;
 	}
-	if (sim && (!add_col(t, PS_TL_DELTA, G_U64, &r->mm.node_reclaims, NULL, 0, "model_node_reclaim_calls",
-			     "node_reclaim_calls") ||
-		    !add_col(t, PS_TL_DELTA, G_U64, &r->mm.node_reclaimed, NULL, 0, "model_node_reclaimed_pages",
-			     "node_reclaimed_pages")))
+	/* node_reclaim_calls is among the reclaim rows */
+	if (sim && !add_col(t, PS_TL_DELTA, G_U64, &r->mm.node_reclaimed, NULL, 0, "model_node_reclaimed_pages",
+			    "node_reclaimed_pages"))
 		return -1;
 	/* the trace's own, beside the model's */
 	if (ps_tl_add_counters(t, v->trace, NULL, "trace.", "stat:") < 0)

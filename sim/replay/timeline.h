@@ -73,7 +73,9 @@ void ps_tl_free(struct ps_timeline *t);
  * ps_counters_to_kv() prints them, with @prefix before each name ("" or
  * "trace."); @fold (may be NULL) is added to the rows it folds into at the
  * end (ps_replay_counters' invisible allocations).  @total_prefix goes
- * before each name in the column's total ("" or "stat:").  0 or -1 (ENOMEM).
+ * before each name in the column's total ("" or "stat:"); a total ending in
+ * '?' is printed only when the trace has page-cache, LRU or reclaim events
+ * (the column is 0 otherwise).  0 or -1 (ENOMEM).
  */
 int ps_tl_add_counters(struct ps_timeline *t, const struct ps_counters *c, const struct ps_counters *fold,
 		       const char *prefix, const char *total_prefix);
@@ -110,6 +112,7 @@ void ps_tl_finish(struct ps_timeline *t);
 struct ps_cnt_snap {
 	uint64_t head[6 + PS_ZONE_NR + 2];	/* numa_hit .. pgfree_batched_pages */
 	uint64_t tail[PS_XF_NR + PS_EV_NR + 4];	/* extfrag .. bad_order */
+	uint64_t reclaim[7];			/* pgsteal_kswapd .. zone_reclaim_failed */
 	struct ps_numa_node node[PS_MAX_NODES];
 	int nr_nodes;
 };

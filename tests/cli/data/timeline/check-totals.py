@@ -5,10 +5,12 @@ Checks a pagesim timeline against the totals the same command printed: every col
 rows sum (kind delta) or end (kind level) at what its header's total names, read from
 TOTALS ("name value" lines), STAT_TOTALS (for "stat:NAME": pagesim stat on the same
 trace with the same filters) or DIR/pagetypeinfo ("pagetypeinfo:NODE:ZONE:TYPE:ORDER");
-"zones:NAME" totals are checked summed over the zones' columns of the same kind.  With
+"zones:NAME" totals are checked summed over the zones' columns of the same kind; a total
+ending in '?' that is not printed (a trace without reclaim events) means 0.  With
 DIR, each zone's free pages and free blocks per order in the last row must also equal
 DIR/buddyinfo.  With --jsonl, the JSON-lines timeline of the same run must hold the same
-columns and rows.  Every column must name a total that is found.  Exit 1 on a mismatch.
+columns and rows.  Every column must have a name no other column has, and name a total
+that is found.  Exit 1 on a mismatch.
 """
 import csv
 import json
@@ -65,6 +67,11 @@ def bad(msg):
     fail = 1
 
 
+# a name per column: JSON lines key the rows by it
+dup = sorted({n for n in names if names.count(n) > 1})
+if dup:
+    bad(f"columns named twice: {', '.join(dup)}")
+
 # intervals: contiguous, of the header's length
 interval = None
 for line in open(timeline):
@@ -118,8 +125,16 @@ for i, n in enumerate(names[2:], 2):
         suffix = n.split(".", 2)[2]
         zones.setdefault((t[6:], suffix, kind[i]), []).append(got)
         continue
-    parts = t.split("+")
+    optional = t.endswith("?")   # printed only when the trace has such events: else 0
+    parts = t.rstrip("?").split("+")
     vals = [value(p) for p in parts]
+    if optional and any(v is None for v in vals):
+        if t.startswith("stat:") and stat is None:
+            continue
+        if got != 0:
+            bad(f"{n} ({kind[i]}): {got}, and its total {t} is not printed (0)")
+        checked += 1
+        continue
     if any(v is None for v in vals):
         if t.startswith("stat:") and stat is None:
             continue

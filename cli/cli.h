@@ -30,6 +30,7 @@ int cmd_record(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_lockstat(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /* "pagesim: <msg>" on stderr */
 void ps_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -14,6 +14,7 @@
 #include "cli/configs.h"
 #include "cli/input.h"
 #include "cli/policyopt.h"
+#include "cli/timeline.h"
 
 static const char replay_usage[] =
 	"usage: pagesim replay [OPTIONS] TRACE\n"
@@ -52,7 +53,8 @@ static const char replay_usage[] =
 	"  --kernel RELEASE   interpret the trace as from this kernel\n"
 	"  --format FMT       vmstat (default) or json\n"
 	"  --state-dir DIR    write the model's final buddyinfo, pagetypeinfo, unusable_index\n"
-	"                     and extfrag_index (kernel formats) into DIR\n"
+	"                     and extfrag_index (kernel formats), pageblocks (each pageblock's\n"
+	"                     migratetype, where fallbacks stole or claimed) and info into DIR\n"
 	"  --untraced-use     simulate: the memory the kernel used with no event (what its\n"
 	"                     zones lack at the end of the trace against the trace's own\n"
 	"                     frees and allocations) is taken by the model too, evenly\n"
@@ -70,6 +72,7 @@ static const char replay_usage[] =
 	"                     same time); prints each counter's mean and sample stddev as\n"
 	"                     'name mean stddev' (diff reads it as N repeats); deterministic\n"
 	"  --perturb K        simulate: one replay perturbed as --ensemble's member K is\n"
+	PS_VIEW_USAGE
 	"  --stats            print model size (bytes per simulated page) on stderr\n"
 	"  --check-invariants check every model invariant after each event (slow)\n"
 	"  -v, --verbose      on stderr: the layout and profile used, the events of other\n"
@@ -111,9 +114,32 @@ static const struct option replay_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
+	PS_VIEW_OPTIONS,
 	PS_OPTION_VERSION,
 	{ NULL, 0, NULL, 0 },
 };
+
+/* DIR/info: what the state is of ("name: value" lines; pagesim plot titles its maps with them). */
+static int write_info(const char *dir, const char *const *meta, int nr_meta)
+{
+	struct ps_error err = { { 0 } };
+	struct ps_out out;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/info", dir);
+	if (ps_out_open(&out, path, &err) < 0) {
+		ps_error("%s", err.msg);
+		return -1;
+	}
+	fprintf(out.f, "# the run that left this state\npagesim: %s\n", PAGESIM_VERSION);
+	for (int i = 0; i < nr_meta; i++)
+		fprintf(out.f, "%s: %s\n", meta[2 * i], meta[2 * i + 1]);
+	if (ps_out_commit(&out, &err) < 0) {
+		ps_error("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
 
 static int write_state(const char *dir, struct ps_replay *r)
 {
@@ -125,6 +151,7 @@ static int write_state(const char *dir, struct ps_replay *r)
 		{ "pagetypeinfo", ps_replay_write_pagetypeinfo },
 		{ "unusable_index", ps_replay_write_unusable_index },
 		{ "extfrag_index", ps_replay_write_extfrag_index },
+		{ "pageblocks", ps_replay_write_pageblocks },
 	};
 	struct ps_error err = { { 0 } };
 
@@ -272,13 +299,56 @@ static int cpu_map_overlap(const char *text)
 	return -1;
 }
 
+/* What a replay shows besides its counters: a timeline, breakdowns, filters, the state directory. */
+struct member_view {
+	struct ps_view_opts *vo;
+	struct ps_view_run *view;
+	const char *const *meta;	/* command, trace, mode, policy, kernel, filter */
+	int nr_meta;
+	const char *state_dir;
+};
+
+/* Hands the replay the view's sampling tick, filter and breakdown before pass 2. */
+static int setup_view(struct ps_replay *r, const struct member_view *mv, const struct ps_machine *traced)
+{
+	struct ps_view_opts *vo = mv->vo;
+	struct ps_view_run *view = mv->view;
+	struct ps_replay_view v = {
+		.interval_ns = vo->timeline ? vo->interval_ns : 0,
+		.row = ps_view_row,
+		.select = vo->f.on ? ps_view_select : NULL,
+		.counted = vo->nr_by ? ps_view_counted : NULL,
+		.ctx = view,
+		.fallback_marks = mv->state_dir != NULL,
+	};
+	char msg[512];
+
+	if (!vo->timeline && !vo->nr_by && !vo->f.on && !mv->state_dir)
+		return 0;
+	if (vo->timeline) {
+		if (ps_tl_out_open(&view->w, vo, mv->meta, mv->nr_meta) < 0)
+			return -1;
+		view->have_w = 1;
+	}
+	if (vo->nr_by && !(view->by = ps_by_create(vo, traced))) {
+		ps_error("out of memory");
+		return -1;
+	}
+	if (ps_replay_set_view(r, &v, msg, sizeof(msg)) < 0) {
+		ps_error("%s", msg);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * One replay of the trace: pass 1 over @in (open at its start; closed
- * here), the model's start, pass 2 and its counters into @kv.  *@rp is the
- * replay (the caller destroys it).  0, or -1 after printing why.
+ * here), the model's start, pass 2 and its counters into @kv, with what
+ * @mv asks for beside them.  *@rp is the replay (the caller destroys it).
+ * 0, or -1 after printing why.
  */
 static int replay_member(const struct ps_replay_opts *ro, struct ps_input_opts *io, struct ps_input *in,
-			 const struct ps_machine *m, int quiet, int trunc, int stats, const char *state_dir,
+			 const struct ps_machine *m, int quiet, int trunc, int stats, const struct member_view *mv,
 			 struct ps_kv *kv, struct ps_replay **rp)
 {
 	const struct ps_event *evs, *bad;
@@ -310,6 +380,8 @@ static int replay_member(const struct ps_replay_opts *ro, struct ps_input_opts *
 		return -1;
 	}
 	ps_input_close(in);
+	if (setup_view(r, mv, &in->machine) < 0)
+		return -1;
 
 	/* pass 2: the replay */
 	io->quiet = 1;
@@ -326,7 +398,15 @@ static int replay_member(const struct ps_replay_opts *ro, struct ps_input_opts *
 		ps_error("%s", err.msg);
 		return -1;
 	}
-	if (ps_replay_counters(r, kv) < 0) {
+	ps_replay_view_finish(r);
+	if (mv->view->have_w) {
+		mv->view->have_w = 0;
+		if (ps_tl_out_close(&mv->view->w, ps_replay_timeline(r), &err) < 0) {
+			ps_error("%s", err.msg);
+			return -1;
+		}
+	}
+	if (ps_replay_counters(r, kv) < 0 || ps_replay_view_counters(r, kv) < 0) {
 		ps_error("out of memory");
 		return -1;
 	}
@@ -346,7 +426,7 @@ static int replay_member(const struct ps_replay_opts *ro, struct ps_input_opts *
 	}
 	if (stats)
 		fprintf(stderr, "pagesim: model state: %.2f bytes per simulated page\n", ps_replay_bytes_per_page(r));
-	if (state_dir && write_state(state_dir, r) < 0)
+	if (mv->state_dir && (write_state(mv->state_dir, r) < 0 || write_info(mv->state_dir, mv->meta, mv->nr_meta) < 0))
 		return -1;
 	return 0;
 }
@@ -367,6 +447,11 @@ int cmd_replay(int argc, char **argv)
 	int nr_sets = 0, untraced = 0, ensemble = 0, perturb = 0;
 	unsigned int pass1_flags;
 	struct ps_kv *kvs = NULL;
+	char filter[512], policy_text[1024], kbuf[32];
+	struct ps_view_opts vo = { 0 };
+	struct ps_view_run view = { .o = &vo };
+	const char *vmeta[12];
+	struct member_view mv = { &vo, &view, vmeta, 6, NULL };
 	int quiet = 0, trunc = 0, stats = 0, opt, rc, ret = PS_EXIT_FAIL;
 
 	optind = 1;
@@ -420,6 +505,10 @@ int cmd_replay(int argc, char **argv)
 		case 'q': quiet = 1; break;
 		case 'h': printf(replay_usage, ps_profile_names()); return PS_EXIT_OK;
 		case PS_OPT_VERSION: return ps_print_version();
+		case PS_OPT_INTERVAL ... PS_OPT_VIEW_LAST:
+			if ((rc = ps_view_opt(&vo, "replay", opt, optarg)))
+				return rc;
+			break;
 		default: return PS_EXIT_USAGE;
 		}
 	}
@@ -462,9 +551,13 @@ int cmd_replay(int argc, char **argv)
 	rc = ps_policyopt_args(&ro, "replay", policy, layout, sets, nr_sets);
 	if (rc)
 		return rc;
+	if ((rc = ps_view_check(&vo, "replay")))
+		return rc;
 	ps_policyopt_follow_note(&ro, "replay", quiet);
 	io.trace = argv[optind];
 	io.quiet = quiet;
+	if (ps_filter_load_markers(&vo.f, io.trace) < 0)
+		return PS_EXIT_FAIL;
 	ps_kv_init(&kv);
 
 	/* pass 1: the state at the start of the trace */
@@ -603,6 +696,29 @@ int cmd_replay(int argc, char **argv)
 					 "--ensemble perturbs the model's own decisions: it needs --mode simulate" :
 					 "--ensemble prints means: --state-dir would be one member's state");
 	}
+	if ((ensemble || perturb) && (vo.timeline || vo.nr_by || vo.f.on)) {
+		ps_input_close(&in);
+		free(other);
+		free(after);
+		return ps_usage_error("replay", ensemble ? "--ensemble prints means: --timeline, --by and the filters show one replay" :
+							 "--perturb reorders events the timeline, --by and the filters count in the trace's order: give one or the other");
+	}
+	{
+		/* --policy and the --set options as given; "recorded" for neither */
+		int n = snprintf(policy_text, sizeof(policy_text), "%s", policy ? policy : nr_sets ? "" : "recorded");
+
+		for (int i = 0; i < nr_sets && n < (int)sizeof(policy_text); i++)
+			n += snprintf(policy_text + n, sizeof(policy_text) - n, "%s%s", n ? " " : "", sets[i]);
+		if (n < (int)sizeof(policy_text))
+			snprintf(policy_text + n, sizeof(policy_text) - n, " (profile %s)", ro.profile->name);
+		ps_filter_describe(&vo.f, filter, sizeof(filter));
+		ps_kver_format(in.machine.kver, kbuf, sizeof(kbuf));
+		vmeta[0] = "command", vmeta[1] = "replay", vmeta[2] = "trace", vmeta[3] = io.trace;
+		vmeta[4] = "mode", vmeta[5] = ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate";
+		vmeta[6] = "policy", vmeta[7] = policy_text, vmeta[8] = "kernel", vmeta[9] = kbuf;
+		vmeta[10] = "filter", vmeta[11] = filter;
+		mv.state_dir = state_dir;
+	}
 	if (ensemble && !(kvs = calloc((size_t)ensemble, sizeof(*kvs)))) {
 		ps_error("out of memory");
 		goto out;
@@ -621,26 +737,35 @@ int cmd_replay(int argc, char **argv)
 		}
 		ro.ensemble_member = ensemble ? (unsigned int)member + 1 : (unsigned int)perturb;
 		if (replay_member(&ro, &io, &in, other ? other : &in.machine, member ? 1 : quiet, trunc, stats,
-				  state_dir, mkv, &r) < 0)
+				  &mv, mkv, &r) < 0)
 			goto out;
 		ps_replay_destroy(r);
 		r = NULL;
 	}
 	{
-		char kbuf[32], nbuf[16];
+		char rbuf[32], nbuf[16];
 		const char *meta[] = { "trace", io.trace, "mode", ro.mode == PS_REPLAY_FOLLOW ? "follow" : "simulate",
-				       "policy", ro.profile->name, "kernel", kbuf, "ensemble", nbuf };
+				       "policy", ro.profile->name, "kernel", rbuf, "filter", filter, "ensemble", nbuf };
 
-		ps_kver_format(ps_reader_kver(in.reader), kbuf, sizeof(kbuf));
+		ps_kver_format(ps_reader_kver(in.reader), rbuf, sizeof(rbuf));
 		snprintf(nbuf, sizeof(nbuf), "%d", ensemble);
-		if (ensemble ? ps_write_ensemble(output, format[0] == 'j', kvs, ensemble, meta, 5) < 0 :
-			       ps_write_counters(output, format[0] == 'j', &kv, meta, 4) < 0)
+		if (ensemble) {
+			meta[8] = "ensemble", meta[9] = nbuf;
+			if (ps_write_ensemble(output, format[0] == 'j', kvs, ensemble, meta, 5) < 0)
+				goto out;
+		} else if (view.by ? ps_by_write(view.by, output, format[0] == 'j', meta, vo.f.on ? 5 : 4) < 0 :
+				     ps_write_counters(output, format[0] == 'j', &kv, meta, vo.f.on ? 5 : 4) < 0) {
 			goto out;
+		}
 	}
 	ret = PS_EXIT_OK;
 out:
 	ps_input_close(&in);
 out_noinput:
+	if (view.have_w)
+		ps_tl_out_abort(&view.w);
+	ps_by_destroy(view.by);
+	ps_view_free(&vo);
 	ps_replay_destroy(r);
 	ps_kv_free(&kv);
 	for (int i = 0; kvs && i < ensemble; i++)

@@ -12,6 +12,7 @@
 #include "trace/sysroot.h"
 #include "cli/cli.h"
 #include "cli/input.h"
+#include "cli/timeline.h"
 
 static const char stat_usage[] =
 	"usage: pagesim stat [OPTIONS] TRACE\n"
@@ -36,6 +37,7 @@ static const char stat_usage[] =
 	"                     invisible, lost, differs) and a verdict line ends the table (agrees,\n"
 	"                     incomplete, differs: pagesim-stat(1) says what each means)\n"
 	"  --after DIR        the sysroot snapshot taken when the trace ended\n"
+	PS_VIEW_USAGE
 	"  -o, --output FILE  write to FILE (replaced only once complete) instead of stdout\n"
 	"  --strict           stop at the first line or event that cannot be used\n"
 	"  --allow-truncated  use the events before the cut of a truncated input (exit status 0)\n"
@@ -60,6 +62,7 @@ static const struct option stat_options[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
+	PS_VIEW_OPTIONS,
 	PS_OPTION_VERSION,
 	{ NULL, 0, NULL, 0 },
 };
@@ -379,7 +382,9 @@ int cmd_stat(int argc, char **argv)
 	struct ps_error err = { { 0 } };
 	struct ps_out out;
 	const char *format = "vmstat", *after = NULL, *output = NULL;
-	char after_buf[4096];
+	char after_buf[4096], filter[512];
+	struct ps_view_opts vo = { 0 };
+	struct ps_view_run view = { .o = &vo };
 	int check = 0, quiet = 0, allow_trunc = 0, opt, r, ret = PS_EXIT_FAIL;
 
 	optind = 1;
@@ -397,6 +402,10 @@ int cmd_stat(int argc, char **argv)
 		case 'v': io.verbose = 1; break;
 		case 'h': fputs(stat_usage, stdout); return PS_EXIT_OK;
 		case PS_OPT_VERSION: return ps_print_version();
+		case PS_OPT_INTERVAL ... PS_OPT_VIEW_LAST:
+			if ((r = ps_view_opt(&vo, "stat", opt, optarg)))
+				return r;
+			break;
 		default: return PS_EXIT_USAGE;
 		}
 	}
@@ -404,8 +413,16 @@ int cmd_stat(int argc, char **argv)
 		return ps_usage_error("stat", "--format must be vmstat or json, not '%s'", format);
 	if (optind != argc - 1)
 		return ps_usage_error("stat", optind >= argc ? "missing TRACE" : "more than one TRACE given");
+	if ((r = ps_view_check(&vo, "stat")))
+		return r;
+	if (check && (vo.nr_by || vo.f.on))
+		return ps_usage_error("stat", "--check compares the totals with the kernel's: not with --by or a filter");
 	io.trace = argv[optind];
 	io.quiet = quiet;
+	if (ps_view_needs_comm(&vo))
+		io.reader_flags |= PS_RD_COMM;
+	if (ps_filter_load_markers(&vo.f, io.trace) < 0)
+		return PS_EXIT_FAIL;
 	if (ps_input_open(&in, &io) < 0)
 		return PS_EXIT_FAIL;
 	if (check && !after && !in.embedded) {
@@ -430,8 +447,27 @@ int cmd_stat(int argc, char **argv)
 		ps_counters_init(c, &in.machine, in.sysroot[0] || pb < 0 ? in.pageblock_order : pb);
 		c->numa_rule = ps_numa_stat_rule_for_kver(ps_reader_kver(in.reader));
 	}
-	while ((r = ps_reader_next_batch(in.reader, &evs, &err)) > 0)
-		ps_counters_batch(c, evs, r);
+	ps_filter_describe(&vo.f, filter, sizeof(filter));
+	if (vo.timeline) {
+		char kbuf[32];
+		const char *meta[] = { "command", "stat", "trace", io.trace, "format", ps_reader_format(in.reader),
+				       "kernel", kbuf, "policy", "-", "filter", filter };
+
+		ps_kver_format(ps_reader_kver(in.reader), kbuf, sizeof(kbuf));
+		if (ps_tl_out_open(&view.w, &vo, meta, 6) < 0)
+			goto out;
+		view.have_w = 1;
+	}
+	if (vo.nr_by && !(view.by = ps_by_create(&vo, &in.machine))) {
+		ps_error("out of memory");
+		goto out;
+	}
+	if (view.have_w || view.by || vo.f.on) {
+		r = ps_view_count(&view, in.reader, c, &err);
+	} else {
+		while ((r = ps_reader_next_batch(in.reader, &evs, &err)) > 0)
+			ps_counters_batch(c, evs, r);
+	}
 	if (r < 0) {
 		ps_error("%s", err.msg);
 		goto out;
@@ -490,14 +526,19 @@ int cmd_stat(int argc, char **argv)
 	} else {
 		char kbuf[32];
 		const char *meta[] = { "trace", io.trace, "format", ps_reader_format(in.reader),
-				       "kernel", kbuf, "layout", in.machine.source };
+				       "kernel", kbuf, "layout", in.machine.source, "filter", filter };
 
 		ps_kver_format(ps_reader_kver(in.reader), kbuf, sizeof(kbuf));
-		if (ps_write_counters(output, format[0] == 'j', &kv, meta, 4) < 0)
+		if (view.by ? ps_by_write(view.by, output, format[0] == 'j', meta, vo.f.on ? 5 : 4) < 0 :
+			      ps_write_counters(output, format[0] == 'j', &kv, meta, vo.f.on ? 5 : 4) < 0)
 			goto out;
 	}
 	ret = PS_EXIT_OK;
 out:
+	if (view.have_w)
+		ps_tl_out_abort(&view.w);
+	ps_by_destroy(view.by);
+	ps_view_free(&vo);
 	ps_kv_free(&kv);
 	free(c);
 	ps_input_close(&in);

@@ -16,6 +16,7 @@ static const struct ps_command commands[] = {
 	{ "record", cmd_record, "record this machine's page events and layout into a pagesim file" },
 	{ "diff", cmd_diff, "compare counters: the test robot's %change rows or mmtests' columns" },
 	{ "sweep", cmd_sweep, "many policies over many traces: here, as a Slurm job array or GNU parallel jobs; reports" },
+	{ "plot", cmd_plot, "draw timelines, final pageblocks and diffs through gnuplot" },
 	{ "lockstat", cmd_lockstat, "zone->lock and struct zone cache-line model over a trace's lock sections" },
 };
 

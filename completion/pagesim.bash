@@ -120,7 +120,23 @@ _pagesim()
 		_pagesim_add follow simulate
 		return ;;
 	--format)
-		if [[ $cmd == diff ]]; then _pagesim_add lkp columns json; else _pagesim_add vmstat json; fi
+		if [[ $cmd == diff ]]; then _pagesim_add lkp columns json
+		elif [[ $cmd == plot ]]; then _pagesim_add svg png
+		else _pagesim_add vmstat json; fi
+		return ;;
+	--kind)
+		_pagesim_add counters watermarks pageblocks diff
+		return ;;
+	--timeline-format)
+		_pagesim_add csv jsonl
+		return ;;
+	--by)
+		local pre=
+		[[ $cur == *,* ]] && pre=${cur%,*},
+		for w in order migratetype gfp task cpu zone; do
+			[[ $pre$w == "$cur"* ]] && COMPREPLY+=("$pre$w")
+		done
+		compopt -o nospace 2> /dev/null
 		return ;;
 	--sort)
 		_pagesim_add input name change
@@ -140,10 +156,10 @@ _pagesim()
 	--sysroot | --after | --state-dir)
 		_pagesim_files dirs
 		return ;;
-	-o | --output)
+	-o | --output | --timeline | --script)
 		_pagesim_files
 		return ;;
-	-d | --duration | -b | --buffer-kb | --level | --min-change | --node | --cpu-map)
+	-d | --duration | -b | --buffer-kb | --level | --min-change | --node | --cpu-map | --interval | --comm | --pid | --cpu | --time | --counters | --label)
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then

@@ -14,6 +14,8 @@
  *   simulate.c  simulate mode (the model decides; the trace's requests)
  *   reclaim.c   the trace's reclaim and the model's: what is absorbed
  *   timer.c     the timer queue
+ *   timeline.c  what a replay shows besides its totals (timeline.h): the
+ *               sampling tick, filters, breakdowns, fallback marks
  *   results.c   counters and the /proc-style outputs
  */
 #ifndef PS_ENGINE_H
@@ -131,6 +133,8 @@ struct ps_replay {
 	int lock_finished;
 	uint64_t *last_pcp_pages;		/* per zone, as last told to the lock model */
 	uint64_t pcp_changed;			/* zones (below 64) whose nr_pcp_pages changed in this event */
+	struct rp_view *view;			/* timeline, filter, breakdown (timeline.c); NULL: none */
+	int view_each;				/* the view works on each event (a filter or a breakdown) */
 };
 
 /*
@@ -217,5 +221,17 @@ int rp_kernel_reclaimed(struct ps_replay *r, uint64_t tg, int order);
 void rp_lru_from_gfp(struct ps_replay *r, struct ps_zone *z, uint32_t idx, int order, uint32_t gfp);
 void rp_lru_forget(struct ps_replay *r, struct ps_zone *z, uint32_t idx, int order);
 void rp_lru_start(struct ps_replay *r);
+
+/*
+ * timeline.c: the view's work around each event (when r->view_each), or on
+ * the run of events from @i to the next tick (rp_view_run, after event @i;
+ * returns where the run ends), its tick, the model's fallbacks
+ */
+void rp_view_before(struct ps_replay *r, const struct ps_event *ev);
+void rp_view_after(struct ps_replay *r, const struct ps_event *ev);
+int rp_view_run(struct ps_replay *r, const struct ps_event *evs, int i, int n);
+void rp_view_tick(struct ps_replay *r);
+void rp_view_extfrag(struct ps_replay *r, const struct ps_event *ev);
+void rp_view_destroy(struct ps_replay *r);
 
 #endif

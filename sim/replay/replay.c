@@ -100,6 +100,7 @@ void ps_replay_destroy(struct ps_replay *r)
 {
 	if (!r)
 		return;
+	rp_view_destroy(r);
 	rp_free_pass1(r);
 	ps_mm_destroy(&r->mm);
 	if (r->lockf)
@@ -238,6 +239,9 @@ static void run_timers(struct ps_replay *r, uint64_t now)
 		struct ps_timer t = ps_timer_pop(&r->timers);
 
 		switch (t.cls) {
+		case PS_TIMER_SAMPLE:
+			rp_view_tick(r);
+			break;
 		case PS_TIMER_RECLAIM_LOCK:
 			ps_node_reclaim_unlock(&r->mm, t.arg);
 			break;
@@ -279,13 +283,16 @@ static inline void report_pcp_pages(struct ps_replay *r, int zi, uint64_t t_ns)
 	}
 }
 
-int ps_replay_event(struct ps_replay *r, const struct ps_event *ev, char *err, int len)
+static inline __attribute__((always_inline)) int replay_event(struct ps_replay *r, const struct ps_event *ev,
+								    char *err, int len)
 {
 	r->now_ns = ev->ts_ns;
 	if (ps_timer_due(&r->timers, ev->ts_ns)) {
 		r->mm.now_ns = ev->ts_ns;
 		run_timers(r, ev->ts_ns);
 	}
+	if (__builtin_expect(r->view_each, 0))
+		rp_view_before(r, ev);
 	if (r->o.mode == PS_REPLAY_FOLLOW) {
 		ps_lock_follow_event(r->lockf, ev);
 		rp_follow_event(r, ev);
@@ -308,10 +315,41 @@ int ps_replay_event(struct ps_replay *r, const struct ps_event *ev, char *err, i
 		for (int zi = 64; zi < r->mm.nr_zones; zi++)
 			report_pcp_pages(r, zi, ev->ts_ns);
 	}
+	if (__builtin_expect(r->view_each, 0))
+		rp_view_after(r, ev);
 	if (r->o.check) {
 		for (int zi = 0; zi < r->mm.nr_zones; zi++)
 			if (ps_zone_check(&r->mm.zones[zi], err, len) < 0)
 				return -1;
 	}
 	return 0;
+}
+
+int ps_replay_event(struct ps_replay *r, const struct ps_event *ev, char *err, int len)
+{
+	return replay_event(r, ev, err, len);
+}
+
+int ps_replay_events(struct ps_replay *r, const struct ps_event *evs, int n, char *err, int len, int *failed)
+{
+	int i = 0, j;
+
+	if (__builtin_expect(r->view && !r->view_each, 0)) {
+		/* a timeline counts the trace's own a run at a time (rp_view_run) */
+		while (i < n) {
+			if (replay_event(r, &evs[i], err, len) < 0)
+				goto bad;
+			for (j = rp_view_run(r, evs, i, n), i++; i < j; i++)
+				if (replay_event(r, &evs[i], err, len) < 0)
+					goto bad;
+		}
+		return 0;
+	}
+	for (; i < n; i++)
+		if (replay_event(r, &evs[i], err, len) < 0)
+			goto bad;
+	return 0;
+bad:
+	*failed = i;
+	return -1;
 }

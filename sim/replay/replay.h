@@ -110,6 +110,13 @@ int ps_replay_start(struct ps_replay *r, char *err, int len);
 /* Pass 2.  Returns 0, or -1 if an invariant check failed (message in @err). */
 int ps_replay_event(struct ps_replay *r, const struct ps_event *ev, char *err, int len);
 
+/*
+ * Pass 2 over @n events, as ps_replay_event() on each in turn (a timeline
+ * counts the trace's own counters a run at a time).  0, or -1 with the
+ * index of the event whose check failed in *@failed.
+ */
+int ps_replay_events(struct ps_replay *r, const struct ps_event *evs, int n, char *err, int len, int *failed);
+
 /* Every counter (stat's rows, then replay_* and model rows) appended to @kv. */
 int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv);
 

@@ -65,6 +65,8 @@ static void model_extfrag(void *ctx, const struct ps_event *ev)
 	struct ps_replay *r = ctx;
 
 	ps_counters_event(&r->cnt, ev);
+	if (r->view)
+		rp_view_extfrag(r, ev);
 }
 
 static void engine_arm(void *ctx, int what, int arg, uint64_t at)

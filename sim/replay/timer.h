@@ -2,7 +2,8 @@
 /*
  * timer.h - the engine's timer queue: the model's timed activities (the
  * vmstat tick, kswapd's runs and naps, the release of a node-reclaim lock,
- * the untraced use), each due at a time of its own.
+ * the untraced use) and the timeline's sampling tick, each due at a time of
+ * its own.
  *
  * Ordering contract, which makes a replay reproducible bit for bit:
  *  - timers run in order of due time, then of class (enum ps_timer_class,
@@ -10,7 +11,13 @@
  *  - a timer due at T runs before the first trace event at or after T, with
  *    the engine's clock at that event's time (time advances with the trace);
  *  - each (class, arg) has at most one timer pending: arming it again moves
- *    it.
+ *    it;
+ *  - the sampling tick (PS_TIMER_SAMPLE) due at T ends the interval before
+ *    T: it runs after every timer due before T and before any other timer
+ *    due at T (it is the lowest class), so an interval's row holds the
+ *    events and timed activities before its end and none at or after it.
+ *    It changes nothing in the model, so a replay with a timeline is the
+ *    replay without one.
  * The queue is a binary heap of fixed size (no allocation while replaying).
  */
 #ifndef PS_TIMER_H
@@ -21,6 +28,7 @@
 #include "lib/machine.h"
 
 enum ps_timer_class {
+	PS_TIMER_SAMPLE,	/* the timeline's row for the interval ending now (timeline.c) */
 	PS_TIMER_RECLAIM_LOCK,	/* arg node: PGDAT_RECLAIM_LOCKED ends */
 	PS_TIMER_UNTRACED,	/* the untraced use's next share */
 	PS_TIMER_VMSTAT,	/* vmstat_update on every CPU with work queued */

@@ -34,5 +34,12 @@ t "json" stat --format j
 t "--check" stat --ch
 t "--events" record --ev
 t "mm_page_alloc,mm_page_free mm_page_alloc,mm_page_free_batched" record -e mm_page_alloc,mm_page_f
+t "plot" pl
+t "watermarks" plot --kind w
+t "svg" plot --format s
+t "jsonl" replay --timeline-format j
+t "order,migratetype" stat --by order,m
+t "--timeline --timeline-format" stat --timeline
+t "--interval" replay --interv
 exit $fail
 ' _ "$FILE" "$PAGESIM"

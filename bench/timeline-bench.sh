@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # timeline-bench.sh - what a timeline costs a replay: replay --mode simulate and
 # --mode follow of the large trace bench/run.sh builds (EVENTS, default 100 M, from
-# SRC, default numa2-zrm1) without a timeline and with --interval INTERVAL (default
+# SRC, a pagesim file or a run directory holding trace.dat; default
+# testdata/numa2/numa2-zrm1.pgs) without a timeline and with --interval INTERVAL (default
 # 10ms) --timeline FILE (the file written to bench/out/), on one decode thread:
 #   - wall and CPU time, the best of REPEAT runs (default 3) each;
 #   - with CALLGRIND=1, valgrind --tool=callgrind instruction counts of the same
@@ -15,7 +16,13 @@
 #   CALLGRIND=1 REPEAT=5 nice -n 10 bench/timeline-bench.sh
 set -eu
 cd "$(dirname "$0")/.."
-SRC=${SRC:-/work/shared/traces/numa2-zrm1}
+SRC=${SRC:-testdata/numa2/numa2-zrm1.pgs}
+SRC=${SRC%/}
+case $SRC in
+*.pgs) SRC_TRACE=$SRC SYSROOT=${SRC%.pgs}/before ;;
+*) SRC_TRACE=$SRC/trace.dat SYSROOT=$SRC/before ;;
+esac
+[ -e "$SRC_TRACE" ] || { echo "no trace $SRC_TRACE (SRC: a pagesim file or a run directory)" >&2; exit 1; }
 EVENTS=${EVENTS:-100000000}
 CG_EVENTS=${CG_EVENTS:-2000000}
 REPEAT=${REPEAT:-3}
@@ -28,15 +35,15 @@ mkdir -p "$OUT"
 [ -d "$B" ] || meson setup "$B" > /dev/null
 ninja -C "$B" pagesim > /dev/null
 cc -O2 -o "$OUT/pgs_concat" -I. bench/pgs_concat.c "$B/libpagesim.a" \
-	$(pkg-config --cflags --libs libzstd libtraceevent libtracecmd libtracefs) -lm
-name=$(basename "$SRC")
+	$(pkg-config --cflags --libs libzstd zlib liblzma libtraceevent libtracecmd libtracefs) -lm
+name=$(basename "${SRC%.pgs}")
 big=$OUT/$name-$EVENTS.pgs
 small=$OUT/$name-$CG_EVENTS.pgs
 for f in "$big:$EVENTS" "$small:$CG_EVENTS"; do
 	t=${f%:*} n=${f##*:}
-	if [ ! -s "$t" ] || [ "$t" -ot bench/pgs_concat.c ] || [ "$t" -ot "$SRC/trace.dat" ]; then
+	if [ ! -s "$t" ] || [ "$t" -ot bench/pgs_concat.c ] || [ "$t" -ot "$SRC_TRACE" ]; then
 		echo "building $t" >&2
-		"$OUT/pgs_concat" -c -e "$n" -o "$t" "$SRC/trace.dat" || { rm -f "$t"; exit 1; }
+		"$OUT/pgs_concat" -c -e "$n" -s "$SYSROOT" -o "$t" "$SRC_TRACE" || { rm -f "$t"; exit 1; }
 	fi
 	[ "$CALLGRIND" = 1 ] || break
 done

@@ -73,8 +73,15 @@ static void ensemble_drift(struct ps_replay *r)
 int ps_replay_batch(struct ps_replay *r, const struct ps_event *evs, int n, const struct ps_event **bad, char *err,
 		    int len)
 {
-	int perturb = r->o.ensemble_member && r->o.mode == PS_REPLAY_SIMULATE;
+	int perturb = r->o.ensemble_member && r->o.mode == PS_REPLAY_SIMULATE, failed;
 
+	if (!perturb) {
+		if (ps_replay_events(r, evs, n, err, len, &failed) < 0) {
+			*bad = &evs[failed];
+			return -1;
+		}
+		return 0;
+	}
 	for (int i = 0; i < n; i++) {
 		const struct ps_event *a = &evs[i], *b = i + 1 < n ? &evs[i + 1] : NULL;
 

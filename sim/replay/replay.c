@@ -274,6 +274,7 @@ static inline void simulate_event(struct ps_replay *r, const struct ps_event *ev
 		/* the page-cache, LRU and reclaim events feed the model's lists; it reclaims on its own */
 		rp_reclaim_event(r, ev);
 		r->cnt.events[ev->type]++;
+		r->cnt.have_reclaim_events = 1;	/* their events_ rows, as the timeline's columns */
 	} else if (ev->type != PS_EV_EXTFRAG) {	/* the model makes its own */
 		if (ev->type == PS_EV_ZONE_LOCKED || ev->type == PS_EV_PCPU_DRAIN)
 			rp_trace_pcp_event(r, ev);

@@ -11,18 +11,21 @@ the bundled file replays byte for byte as its trace.dat).
 
 Sections: stat (trace vs the kernel's own vmstat/numastat deltas), follow (fidelity
 defects, reconciliation with the kernel), pcp (follow-mode pcp refills/drains vs the trace's
-sections), sim-numa (simulate mode per-node numastat vs the kernel, and kswapd against the
-kernel's), extfrag (simulate-mode extfrag vs the trace, per profile), wsf (a policy change
+sections), sim-numa (simulate mode per-node numastat vs the kernel, and the model's kswapd against
+the kernel's), extfrag (simulate-mode extfrag vs the trace, per profile), wsf (a policy change
 predicted from one run vs the kernel's change between two runs), endfree (each zone's free pages
-at the end, follow and simulate mode against the kernel's after/ zoneinfo): the default set.
-Not in the default set: sensitivity (simulate-mode numa_miss across the measured range of
-kswapd's reclaim speed), ahead (kswapd.ahead=1 under each 2-node run's recorded policy),
+at the end, follow and simulate mode against the kernel's after/ zoneinfo), reclaim (testdata/reclaim:
+simulate mode under each run's recorded policy, placement and reclaim against the kernel),
+reclaim-groups (the same per group of three repeats: means, the kernel's spread over the repeats and
+the model's over --ensemble 8), reclaim-predict (a policy change predicted from each group's runs
+against the kernel's change between the groups' means): the default set.
+Not in the default set: sensitivity (simulate-mode numa_miss across kswapd's reclaim speed),
 wsf-sweep (numa_miss from both wsf recordings across vm.watermark_scale_factor 10..200), repeats
 (simulate mode on testdata/numa2-repeats, the workload recorded again at several wsf values, and
 the wsf 10 <-> 200 prediction against the kernel's means), wake-latency (numa_miss across
 kswapd.wake_latency_us on the 2-node runs and the repeats), lock (docs/lock-model.md's tables:
-lockstat's sections and cache-line transfers per layout, simulate mode across pcp.batch).  --markdown puts a heading and the
-command before each section's tables.  Every number comes from running pagesim.
+lockstat's sections and cache-line transfers per layout, simulate mode across pcp.batch).  --markdown
+puts a heading and the command before each section's tables.  Every number comes from running pagesim.
 """
 import argparse, glob, os, subprocess, sys
 
@@ -36,8 +39,12 @@ ap.add_argument("--markdown", action="store_true")
 a = ap.parse_args()
 PS = os.path.join(a.build, "pagesim")
 
-def run(*args):
-    out = subprocess.run([PS, *args], capture_output=True, text=True)
+def run(*args, timeout=None):
+    """pagesim's output; with timeout, None when it has not finished by then."""
+    try:
+        out = subprocess.run([PS, *args], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
     if out.returncode:
         sys.exit(f"pagesim {' '.join(args)} failed: {out.stderr}")
     return out.stdout
@@ -95,22 +102,25 @@ def trace(t):
 TITLES = {
     "stat": "Trace against the kernel", "follow": "Follow mode: fidelity",
     "pcp": "Follow mode: per-CPU lists", "sim-numa": "Simulate mode: NUMA placement under the recorded policy",
-    "ahead": "Simulate mode: kswapd.ahead under the recorded policy",
     "extfrag": "Simulate mode: fragmentation, per profile", "wsf": "Simulate mode: predicting a watermark change",
     "wsf-sweep": "Simulate mode: across vm.watermark_scale_factor",
     "repeats": "The kernel's own spread: the workload recorded again",
     "wake-latency": "Simulate mode: kswapd's wake latency", "sensitivity": "Simulate mode: kswapd's reclaim speed",
     "endfree": "Free pages at the end of the run",
     "lock": "The zone lock: pagesim lockstat and the pcp.batch sweep",
+    "reclaim": "Reclaim runs: simulate mode under the recorded policy",
+    "reclaim-groups": "Reclaim runs: means and spread over the repeats",
+    "reclaim-predict": "Reclaim runs: predicting a policy change",
 }
 def want(name):
     """Whether section NAME runs; with --markdown, print its heading and command first."""
     if name not in sections:
         return False
     if a.markdown:
-        print(f"### {TITLES[name]}\n\n`scripts/fidelity.py --section {name}`\n")
+        print(f"## {TITLES[name]}\n\n`scripts/fidelity.py --section {name}`\n")
     return True
-sections = a.section or ["stat", "follow", "pcp", "sim-numa", "extfrag", "wsf", "endfree"]
+sections = a.section or ["stat", "follow", "pcp", "sim-numa", "extfrag", "wsf", "endfree",
+                         "reclaim", "reclaim-groups", "reclaim-predict"]
 
 def zoneinfo_free(path):
     """{"node0.Normal": pages free} of a /proc/zoneinfo, populated zones only."""
@@ -182,19 +192,18 @@ if want("pcp"):
     print()
 
 if want("sim-numa"):
-    print("| run | counter | kernel | simulate | diff | takeover off | diff | --untraced-use | diff |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| run | counter | kernel | simulate | diff | --untraced-use | diff |")
+    print("|---|---|---|---|---|---|---|")
     kswapd_rows = []
     for t in [t for t in recorded if t.startswith("numa")]:
         s = kv(run("replay", "-q", "--mode", "simulate", trace(t)))
-        o = kv(run("replay", "-q", "--mode", "simulate", "--set", "kswapd.takeover=0", trace(t)))
         u = kv(run("replay", "-q", "--mode", "simulate", "--untraced-use", trace(t)))
         k = kernel_delta(tpath(t))
         for n in sorted({x.split(".")[0] for x in s if x.startswith("node")}):
             for c in ("numa_hit", "numa_miss", "numa_foreign", "local_node", "other_node"):
                 name = f"{n}.{c}"
                 if name in k and (k[name] or s[name]):
-                    print(f"| {t} | {name} | {k[name]} | {s[name]} | {pct(s[name], k[name])} | {o[name]} | {pct(o[name], k[name])} | "
+                    print(f"| {t} | {name} | {k[name]} | {s[name]} | {pct(s[name], k[name])} | "
                           f"{u[name]} | {pct(u[name], k[name])} |")
         kswapd_rows.append((t, k, s, u))
     print()
@@ -213,26 +222,14 @@ if want("sim-numa"):
                 cells += ["within 5%" if abs(m[w] - k[w]) <= 0.05 * k[w] else "**not**", f"{w} {pct(m[w], k[w])}"]
             print(f"| {t} | " + " | ".join(cells) + " |")
     print()
-    print("| run | kernel pgsteal_kswapd | taken over | model reclaimed | kernel pageoutrun | model | kernel low/high hit quickly | model |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| run | kernel pgsteal_kswapd | model | kernel pgsteal_direct | model | kernel pageoutrun | model | kernel low/high hit quickly | model |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for t, k, s, u in kswapd_rows:
         nodes = sorted({x.split(".")[1] for x in s if x.startswith("model_pageoutrun.")})
         tot = lambda pre: sum(s[f"{pre}.{n}"] for n in nodes)
-        print(f"| {t} | {k.get('pgsteal_kswapd', 'n/a')} | {s['replay_kswapd_frees_taken_over']} | {tot('model_kswapd_reclaimed_pages')} | "
+        print(f"| {t} | {k.get('pgsteal_kswapd', 'n/a')} | {s['pgsteal_kswapd']} | {k.get('pgsteal_direct', 'n/a')} | {s['pgsteal_direct']} | "
               f"{k.get('pageoutrun', 'n/a')} | {tot('model_pageoutrun')} | {k.get('kswapd_low_wmark_hit_quickly', 'n/a')}/{k.get('kswapd_high_wmark_hit_quickly', 'n/a')} | "
               f"{tot('model_kswapd_low_wmark_hit_quickly')}/{tot('model_kswapd_high_wmark_hit_quickly')} |")
-    print()
-
-if want("ahead"):
-    # kswapd.ahead under each run's recorded policy: node 0 numa_hit and node 1 numa_miss
-    print("| run | counter | kernel | default | diff | kswapd.ahead=1 | diff |")
-    print("|---|---|---|---|---|---|---|")
-    for t in [t for t in recorded if t.startswith("numa2")]:
-        s = kv(run("replay", "-q", "--mode", "simulate", trace(t)))
-        h = kv(run("replay", "-q", "--mode", "simulate", "--set", "kswapd.ahead=1", trace(t)))
-        k = kernel_delta(tpath(t))
-        for name in ("node0.numa_hit", "node1.numa_miss"):
-            print(f"| {t} | {name} | {k[name]} | {s[name]} | {pct(s[name], k[name])} | {h[name]} | {pct(h[name], k[name])} |")
     print()
 
 if want("extfrag"):
@@ -261,12 +258,10 @@ if want("wsf"):
         if rec not in recorded or other not in recorded:
             continue
         k1, k2 = kernel_delta(tpath(rec)), kernel_delta(tpath(other))
-        for extra, label in (([], ""), (["--set", "kswapd.ahead=1"], ", kswapd.ahead"),
-                             (["--set", "kswapd.takeover=0"], ", takeover off")):
-            m1 = kv(run("replay", "-q", "--mode", "simulate", *extra, trace(rec)))
-            m2 = kv(run("replay", "-q", "--mode", "simulate", *extra, "--set", f"vm.watermark_scale_factor={wsf}", trace(rec)))
-            for c in ("numa_miss", "numa_local", "node0.local_node", "node1.other_node"):
-                print(f"| {rec} replayed with wsf {wsf}{label} | {c} | {k1[c]} | {k2[c]} | {pct(k2[c], k1[c])} | {m1[c]} | {m2[c]} | {pct(m2[c], m1[c])} |")
+        m1 = kv(run("replay", "-q", "--mode", "simulate", trace(rec)))
+        m2 = kv(run("replay", "-q", "--mode", "simulate", "--set", f"vm.watermark_scale_factor={wsf}", trace(rec)))
+        for c in ("numa_miss", "numa_local", "node0.local_node", "node1.other_node"):
+            print(f"| {rec} replayed with wsf {wsf} | {c} | {k1[c]} | {k2[c]} | {pct(k2[c], k1[c])} | {m1[c]} | {m2[c]} | {pct(m2[c], m1[c])} |")
     print()
 
 if want("wsf-sweep"):
@@ -311,22 +306,25 @@ if want("repeats"):
     print("| recorded at | runs | kernel mean numa_miss, recorded | kernel mean, other | kernel change | model mean, recorded policy | model mean, other policy | model change |")
     print("|---|---|---|---|---|---|---|---|")
     kmean = {w: sum(r[3]["numa_miss"] for r in runs if r[1] == w) / max(1, sum(1 for r in runs if r[1] == w)) for w in (10, 200)}
-    for extra, label in (([], ""), (["--set", "kswapd.ahead=1"], ", kswapd.ahead")):
-        for w, other in ((10, 200), (200, 10)):
-            group = [r for r in runs if r[1] == w]
-            if not group:
-                continue
-            own = [kv(run("replay", "-q", "--mode", "simulate", *extra, r[2]))["numa_miss"] for r in group]
-            oth = [kv(run("replay", "-q", "--mode", "simulate", *extra, "--set", f"vm.watermark_scale_factor={other}", r[2]))["numa_miss"] for r in group]
-            mo, mt = sum(own) / len(own), sum(oth) / len(oth)
-            print(f"| wsf {w}{label} | {', '.join(r[0] for r in group)} | {kmean[w]:.0f} | {kmean[other]:.0f} | {pct(kmean[other], kmean[w])} | "
-                  f"{mo:.0f} | {mt:.0f} | {pct(mt, mo)} |")
+    for w, other in ((10, 200), (200, 10)):
+        group = [r for r in runs if r[1] == w]
+        if not group:
+            continue
+        own = [kv(run("replay", "-q", "--mode", "simulate", r[2]))["numa_miss"] for r in group]
+        oth = [kv(run("replay", "-q", "--mode", "simulate", "--set", f"vm.watermark_scale_factor={other}", r[2]))["numa_miss"] for r in group]
+        mo, mt = sum(own) / len(own), sum(oth) / len(oth)
+        print(f"| wsf {w} | {', '.join(r[0] for r in group)} | {kmean[w]:.0f} | {kmean[other]:.0f} | {pct(kmean[other], kmean[w])} | "
+              f"{mo:.0f} | {mt:.0f} | {pct(mt, mo)} |")
     print()
-    # kswapd.ahead under the recorded policy, run by run
-    within = 0
-    for name, w, path, k, steal in runs:
-        within += both_within_5(kv(run("replay", "-q", "--mode", "simulate", "--set", "kswapd.ahead=1", path)), k)
-    print(f"kswapd.ahead=1 under the recorded policy: {within} of {len(runs)} runs with both within 5%\n")
+
+_wl_cache = {}
+def wl_miss(path, lat, *extra):
+    """numa_miss at kswapd.wake_latency_us=lat, None for a replay that has not ended after 60 s."""
+    key = (path, lat, extra)
+    if key not in _wl_cache:
+        out = run("replay", "-q", "--mode", "simulate", *extra, "--set", f"kswapd.wake_latency_us={lat}", path, timeout=60)
+        _wl_cache[key] = None if out is None else kv(out)["numa_miss"]
+    return _wl_cache[key]
 
 if want("wake-latency"):
     # kswapd.wake_latency_us: how long after a wake kswapd's run starts (wakes in between merge);
@@ -338,10 +336,10 @@ if want("wake-latency"):
     print("|---|---|" + "---|" * len(lats))
     within = [0] * len(lats)
     for name, path, k in srcs:
-        m = [kv(run("replay", "-q", "--mode", "simulate", "--set", f"kswapd.wake_latency_us={l}", path))["numa_miss"] for l in lats]
+        m = [wl_miss(path, l) for l in lats]
         for i, v in enumerate(m):
-            within[i] += abs(v - k["numa_miss"]) <= 0.05 * k["numa_miss"]
-        print(f"| {name} | {k['numa_miss']} | " + " | ".join(pct(v, k["numa_miss"]) for v in m) + " |")
+            within[i] += v is not None and abs(v - k["numa_miss"]) <= 0.05 * k["numa_miss"]
+        print(f"| {name} | {k['numa_miss']} | " + " | ".join("no end in 60 s" if v is None else pct(v, k["numa_miss"]) for v in m) + " |")
     print(f"| within 5% | | " + " | ".join(f"{w} of {len(srcs)}" for w in within) + " |")
     print()
     # the wsf 10 <-> 200 prediction averaged over the latencies too (an ensemble over wake timing)
@@ -350,12 +348,12 @@ if want("wake-latency"):
     for w, other in ((10, 200), (200, 10)):
         if not groups[w]:
             continue
-        own = [kv(run("replay", "-q", "--mode", "simulate", "--set", f"vm.watermark_scale_factor={w}",
-                      "--set", f"kswapd.wake_latency_us={l}", x[1]))["numa_miss"] for x in groups[w] for l in lats]
-        oth = [kv(run("replay", "-q", "--mode", "simulate", "--set", f"vm.watermark_scale_factor={other}",
-                      "--set", f"kswapd.wake_latency_us={l}", x[1]))["numa_miss"] for x in groups[w] for l in lats]
-        mo, mt = sum(own) / len(own), sum(oth) / len(oth)
-        print(f"wsf {w} -> {other}, mean over {len(groups[w])} runs x {len(lats)} latencies: {mo:.0f} -> {mt:.0f} ({pct(mt, mo)})")
+        pairs = [(wl_miss(x[1], l, "--set", f"vm.watermark_scale_factor={w}"),
+                  wl_miss(x[1], l, "--set", f"vm.watermark_scale_factor={other}")) for x in groups[w] for l in lats]
+        done = [p for p in pairs if None not in p]
+        mo, mt = sum(p[0] for p in done) / len(done), sum(p[1] for p in done) / len(done)
+        left = f" ({len(pairs) - len(done)} pair(s) left out: a replay with no end in 60 s)" if len(done) < len(pairs) else ""
+        print(f"wsf {w} -> {other}, mean over {len(groups[w])} runs x {len(lats)} latencies: {mo:.0f} -> {mt:.0f} ({pct(mt, mo)}){left}")
     print()
 
 if want("sensitivity"):
@@ -421,3 +419,159 @@ if want("lock"):
                        trace("numa2-base")))
             print(f"| pcp.batch={b}, pcp.high={6 * b} | {m['zone_lock_acquisitions']} | {m['pcp_pages_held_avg']} |")
         print()
+
+# testdata/reclaim: 30 runs with the LRU and reclaim events, 3 repeats of each setup; the kernel,
+# nodes, workload and policy of each from the README's table
+RECLAIM = os.path.join(a.testdata, "reclaim")
+RC = ("numa_miss", "node0.numa_hit", "pgsteal_kswapd", "pgsteal_direct", "extfrag_events")
+DEFAULTS = {"vm.zone_reclaim_mode": "0", "vm.watermark_scale_factor": "10", "vm.watermark_boost_factor": "15000"}
+
+def reclaim_runs():
+    """[(name, path, kernel "6.1"/"6.12", nodes, workload, policy)] of testdata/reclaim."""
+    runs, readme = [], os.path.join(RECLAIM, "README.md")
+    if not os.path.exists(readme):
+        return runs
+    for line in open(readme):
+        f = [x.strip() for x in line.strip().strip("|").split("|")]
+        if len(f) >= 5 and os.path.exists(os.path.join(RECLAIM, f[0] + ".pgs")):
+            runs.append((f[0], os.path.join(RECLAIM, f[0] + ".pgs"), ".".join(f[1].split(".")[:2]), int(f[2]), f[3], f[4]))
+    return runs
+
+_rc_cache = {}
+def rc_kernel(path):
+    # the kernel's deltas (stat --check, column 3); extfrag_events is a tracepoint, no vmstat
+    # counter: its kernel value is the trace's own count
+    if path not in _rc_cache:
+        k = kernel_from_check(path)
+        k["extfrag_events"] = kv(run("stat", "-q", path))["extfrag_events"]
+        _rc_cache[path] = k
+    return _rc_cache[path]
+
+_ens_cache = {}
+def ensemble(path, *extra):
+    """{counter: (mean, stddev)} of replay --ensemble 8."""
+    if (path, extra) in _ens_cache:
+        return _ens_cache[path, extra]
+    d = _ens_cache[path, extra] = {}
+    for line in run("replay", "-q", "--mode", "simulate", "--ensemble", "8", *extra, path).splitlines():
+        p = line.split()
+        if len(p) == 3 and not line.startswith("#"):
+            try:
+                d[p[0]] = (float(p[1]), float(p[2]))
+            except ValueError:
+                pass
+    return d
+
+def setup_label(nodes, workload, policy):
+    return f"{nodes} nodes, {workload}, {policy}"
+
+def setups(runs):
+    """The setups (nodes, workload, policy) in the README's order, each with its runs per kernel."""
+    order, by = [], {}
+    for r in runs:
+        key = (r[3], r[4], r[5])
+        if key not in by:
+            order.append(key)
+            by[key] = {}
+        by[key].setdefault(r[2], []).append(r)
+    order.sort(key=lambda x: (x[0], x[1] != "mixed", x[2] != "defaults", x[2]))
+    return order, by
+
+KERNELS = ("6.1", "6.12")
+def mean(xs):
+    return sum(xs) / len(xs) if xs else 0.0
+def sd(xs):
+    m = mean(xs)
+    return (sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5 if len(xs) > 1 else 0.0
+
+if want("reclaim"):
+    runs = reclaim_runs()
+    order, by = setups(runs)
+    sim = {r[0]: kv(run("replay", "-q", "--mode", "simulate", r[1])) for r in runs}
+    within = {k: [0, 0] for k in KERNELS}
+    for cols, title in ((RC[:2], "placement"), (RC[2:], "reclaim and fragmentation")):
+        print(f"Kernel / model (difference), {title}:\n")
+        print("| setup | repeat | " + " | ".join(f"{c} {k}" for c in cols for k in KERNELS) + " |")
+        print("|---|---|" + "---|" * (len(cols) * len(KERNELS)))
+        for key in order:
+            for i in range(3):
+                cells = []
+                for c in cols:
+                    for kern in KERNELS:
+                        rs = by[key].get(kern, [])
+                        if i >= len(rs):
+                            cells.append("–")
+                            continue
+                        k, m = rc_kernel(rs[i][1])[c], sim[rs[i][0]][c]
+                        cells.append(f"{k} / {m} ({pct(m, k)})")
+                        if c == "numa_miss":
+                            within[kern][1] += 1
+                            within[kern][0] += abs(m - k) <= 0.05 * k
+                print(f"| {setup_label(*key)} | r{i + 1} | " + " | ".join(cells) + " |")
+        print()
+    for kern in KERNELS:
+        print(f"{kern}: numa_miss within 5% on {within[kern][0]} of {within[kern][1]} runs\n")
+
+if want("reclaim-groups"):
+    runs = reclaim_runs()
+    order, by = setups(runs)
+    ens = {r[0]: ensemble(r[1]) for r in runs}
+    sim = {r[0]: kv(run("replay", "-q", "--mode", "simulate", r[1])) for r in runs}
+    # per setup and kernel, over the three repeats: the kernel's mean, min..max and stddev; the model's
+    # mean of the three single replays, and of the three --ensemble 8 means with their stddev averaged
+    print("| setup | counter | " + " | ".join(f"{k}: kernel mean (min..max, sd) | model | ensemble mean ± sd | ensemble diff" for k in KERNELS) + " |")
+    print("|---|---|" + "---|" * (4 * len(KERNELS)))
+    for key in order:
+        for c in RC[:4]:
+            cells = []
+            for kern in KERNELS:
+                rs = by[key].get(kern, [])
+                if not rs:
+                    cells += ["–"] * 4
+                    continue
+                kx = [rc_kernel(r[1])[c] for r in rs]
+                km = mean(kx)
+                mm = mean([sim[r[0]][c] for r in rs])
+                em = mean([ens[r[0]][c][0] for r in rs])
+                es = mean([ens[r[0]][c][1] for r in rs])
+                cells += [f"{km:.0f} ({min(kx)}..{max(kx)}, {sd(kx):.0f})", f"{mm:.0f} ({pct(mm, km)})",
+                          f"{em:.0f} ± {es:.0f}", pct(em, km)]
+            print(f"| {setup_label(*key)} | {c} | " + " | ".join(cells) + " |")
+    print()
+
+if want("reclaim-predict"):
+    # each group's runs replayed under the other group's policy (--ensemble 8 each), the change of
+    # the model's mean numa_miss against the kernel's change between the two groups' means
+    runs = reclaim_runs()
+    order, by = setups(runs)
+    # kernel change / its standard error: how far the change between the groups' means stands
+    # out of the repeats' own spread (about 2 or more: more than chance)
+    print("| kernel | nodes | from | replayed with | kernel mean numa_miss: from | to | kernel change | "
+          "kernel change / its standard error | model mean: recorded policy | changed policy | model change | direction | model / kernel |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    agree = total = 0
+    for kern in KERNELS:
+        for nodes in sorted({key[0] for key in order}):
+            base = by.get((nodes, "mixed", "defaults"), {}).get(kern)
+            if not base:
+                continue
+            for key in order:
+                if key[0] != nodes or key[1] != "mixed" or key[2] == "defaults" or kern not in by[key]:
+                    continue
+                knob, val = key[2].split("=")
+                other = by[key][kern]
+                for frm, to, setv in ((base, other, val), (other, base, DEFAULTS[knob])):
+                    xf = [rc_kernel(r[1])["numa_miss"] for r in frm]
+                    xt = [rc_kernel(r[1])["numa_miss"] for r in to]
+                    kf, kt = mean(xf), mean(xt)
+                    se = (sd(xf) ** 2 / len(xf) + sd(xt) ** 2 / len(xt)) ** 0.5
+                    mf = mean([ensemble(r[1])["numa_miss"][0] for r in frm])
+                    mt = mean([ensemble(r[1], "--set", f"{knob}={setv}")["numa_miss"][0] for r in frm])
+                    kc, mc = (kt - kf) / kf, (mt - mf) / mf
+                    same = (kc > 0) == (mc > 0) and mc != 0
+                    agree += same
+                    total += 1
+                    print(f"| {kern} | {nodes} | {'defaults' if frm is base else key[2]} | {knob}={setv} | {kf:.0f} | {kt:.0f} | "
+                          f"{100 * kc:+.1f}% | {(kt - kf) / se:+.1f} | {mf:.0f} | {mt:.0f} | {100 * mc:+.1f}% | {'same' if same else '**none**' if mc == 0 else '**opposite**'} | "
+                          f"{mc / kc:.2f} |")
+    print(f"\nDirection agreed on {agree} of {total} predictions\n")

@@ -5,6 +5,7 @@
 # resident set size") of
 #   trace-cmd report TDAT                  pagesim stat TDAT
 #   the same on bench/out/tdat-large/trace.dat when bench/record-tdat.sh made it
+#     (TDAT_ONLY=1: only these, on every bundled trace.dat and bench/out/tdat-*/trace.dat)
 #   perf script perf.data                  pagesim stat perf.data
 #   on bench/out/perf-large/perf.data when bench/record-perf.sh made it (and perf is installed)
 #   pagesim stat on the same events as trace-cmd report text (zstd), when TDAT has one beside it
@@ -21,6 +22,7 @@
 #
 #   nice -n 10 bench/run.sh                       # numa2-zrm1, 100 M events
 #   SRC=testdata/numa2/numa2-base.pgs EVENTS=20000000 REPEAT=5 bench/run.sh
+#   TDAT_ONLY=1 bench/run.sh                      # trace.dat rows only, median of 5
 #
 # PAGESIM_DECODE_THREADS=1 keeps pagesim's file reader to one thread (the
 # one-core figure); by default it decompresses frames on a second thread.
@@ -72,6 +74,43 @@ command -v trace-cmd > /dev/null || { echo "trace-cmd is needed (apt-get install
 # pagesim, built apart from the developers' build/ (the default buildtype)
 [ -d "$B" ] || meson setup "$B" > /dev/null
 ninja -C "$B" pagesim > /dev/null
+
+# TDAT_ONLY=1: pagesim stat against trace-cmd report on every bundled trace.dat and on
+# bench/out/tdat-*/trace.dat (bench/record-tdat.sh), REPEAT runs each (default 5): the
+# median wall time, the least CPU time, and the ratio of the medians
+if [ "${TDAT_ONLY:-0}" != 0 ]; then
+	REPEAT=${REPEAT_TDAT:-5}
+	TMP=$(mktemp -d)
+	trap 'rm -rf "$TMP"' EXIT
+	# runs CMD... REPEAT times: "median-wall-s least-cpu-s"
+	median_of() {
+		local s e
+		for _ in $(seq "$REPEAT"); do
+			s=$(date +%s%N)
+			/usr/bin/time -f '%U %S' -o "$TMP/t" "$@" > /dev/null 2>&1 ||
+				{ echo "failed: $*" >&2; exit 1; }
+			e=$(date +%s%N)
+			echo "$(( (e - s) / 1000 )) $(tail -1 "$TMP/t")"
+		done | sort -n | awk '{ w[NR] = $1 / 1e6; c = $2 + $3; if (NR == 1 || c < mc) mc = c }
+			END { m = NR % 2 ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2; printf "%.3f %.2f\n", m, mc }'
+	}
+	{
+		echo "pagesim stat against trace-cmd report, $REPEAT runs each; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+		echo
+		echo "| trace.dat | events | systems | trace-cmd report s | CPU s | pagesim stat s | CPU s | wall ratio |"
+		echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+		for f in $(find testdata -name trace.dat | sort) $(ls bench/out/tdat-*/trace.dat 2> /dev/null); do
+			n=$("$P" stat -q "$f" 2> /dev/null | awk '/^events_mm_page/ { n += $2 } END { print n }')
+			sys=$(trace-cmd dump --summary -i "$f" 2> /dev/null | sed -n 's/.*\[Events format, \([0-9]*\) systems\].*/\1/p')
+			read -r tw tc < <(median_of trace-cmd report -i "$f")
+			read -r pw pc < <(median_of "$P" stat -q "$f")
+			awk -v f="$f" -v n="$n" -v s="${sys:-?}" -v tw="$tw" -v tc="$tc" -v pw="$pw" -v pc="$pc" 'BEGIN {
+				printf "| %s | %d | %s | %.3f | %.2f | %.3f | %.2f | %.1fx |\n", f, n, s, tw, tc, pw, pc, (pw > 0 ? tw / pw : 0) }'
+		done
+	} | tee "$OUT/tdat-results.md"
+	echo "(written to $OUT/tdat-results.md)"
+	exit 0
+fi
 cc -O2 -o "$OUT/pgs_concat" -I. bench/pgs_concat.c "$B/libpagesim.a" \
 	$(pkg-config --cflags --libs libzstd zlib liblzma libtraceevent libtracecmd libtracefs) -lm
 

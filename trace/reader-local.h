@@ -8,6 +8,7 @@
 
 struct ps_reader;
 struct tracecmd_input;
+struct tep_handle;
 struct ps_tep_kmem;
 
 struct ps_reader_ops {
@@ -77,6 +78,12 @@ int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err);
 int ps_tdat_open_with(struct ps_reader *r, int fd, struct tracecmd_input *handle,
 		      const struct ps_tep_kmem *kmem, uint64_t v6_options, struct ps_error *err);
 int ps_pgs_open(struct ps_reader *r, struct ps_error *err);
+
+/*
+ * The name of event @id of @tep when trace/tdat.c's tep_parse_event() kept
+ * only its name (a system pagesim does not read), else NULL.
+ */
+const char *ps_tdat_other_name(const struct tep_handle *tep, int id);
 
 /*
  * perf.data: @fd the whole file, readable at any offset (closed by the

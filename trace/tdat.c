@@ -64,6 +64,136 @@ __attribute__((used, visibility("default"))) int tep_parse_printk_formats(struct
 	return parse_section("tep_parse_printk_formats", tep, buf);
 }
 
+/*
+ * The same for the event formats: a trace.dat from 'trace-cmd extract' or
+ * 'record' carries every system's formats (about 100 systems, 2000 events on
+ * a 6.x kernel), and libtracecmd hands each to tep_parse_event() (a third of
+ * pagesim's time on a half-million-event file).  pagesim decodes only the
+ * systems of lib/event.h (and "ftrace", whose formats libtracecmd's
+ * blktrace lookup needs), so this tep_parse_event() gives the real one
+ * those and, of every other event, keeps only its id and name, which name
+ * the skipped events of other kinds (ps_tdat_other_name()).
+ * PAGESIM_TDAT_ALL_FORMATS=1 parses every format; the tests compare.
+ */
+struct other_event {
+	const struct tep_handle *tep;
+	int id;
+	char *name;
+};
+
+static struct other_event *others;
+static int n_others, cap_others;
+
+static enum tep_errno (*real_parse_event)(struct tep_handle *, const char *, unsigned long, const char *);
+
+static int system_wanted(const char *sys)
+{
+	static int all = -1;
+
+	if (all < 0) {
+		const char *env = getenv("PAGESIM_TDAT_ALL_FORMATS");
+
+		all = env && *env && strcmp(env, "0");
+	}
+	if (all || !sys || !strcmp(sys, "ftrace"))
+		return 1;
+	for (int t = 0; t < PS_EV_NR; t++)
+		if (!strcmp(sys, ps_event_systems[t]))
+			return 1;
+	return 0;
+}
+
+/* The value of the line "KEY: value" among the first lines of a format, or NULL; *len its length. */
+static const char *format_line(const char *buf, unsigned long size, const char *key, size_t *len)
+{
+	size_t kl = strlen(key);
+	const char *p = buf, *end = buf + size;
+
+	for (int line = 0; line < 4 && p < end; line++) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *e = nl ? nl : end;
+
+		if ((size_t)(e - p) > kl && !memcmp(p, key, kl)) {
+			*len = e - p - kl;
+			return p + kl;
+		}
+		p = e + 1;
+	}
+	return NULL;
+}
+
+static void keep_other(struct tep_handle *tep, const char *buf, unsigned long size)
+{
+	const char *name, *id;
+	size_t nlen, ilen;
+	char num[16];
+	char *end;
+	long v;
+
+	name = format_line(buf, size, "name: ", &nlen);
+	id = format_line(buf, size, "ID: ", &ilen);
+	if (!name || !id || ilen >= sizeof(num))
+		return;
+	memcpy(num, id, ilen);
+	num[ilen] = 0;
+	v = strtol(num, &end, 10);
+	if (end == num || v < 0 || v > 0x7fffffff)
+		return;
+	if (n_others == cap_others) {
+		int cap = cap_others ? 2 * cap_others : 1024;
+		struct other_event *o = realloc(others, cap * sizeof(*o));
+
+		if (!o)
+			return;
+		others = o;
+		cap_others = cap;
+	}
+	others[n_others].name = strndup(name, nlen);
+	if (!others[n_others].name)
+		return;
+	others[n_others].tep = tep;
+	others[n_others++].id = (int)v;
+}
+
+__attribute__((used, visibility("default"))) enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf,
+									unsigned long size, const char *sys)
+{
+	if (!real_parse_event)
+		*(void **)&real_parse_event = dlsym(RTLD_NEXT, "tep_parse_event");
+	if (!real_parse_event)
+		return TEP_ERRNO__MEM_ALLOC_FAILED;
+	if (system_wanted(sys))
+		return real_parse_event(tep, buf, size, sys);
+	keep_other(tep, buf, size);
+	return 0;
+}
+
+const char *ps_tdat_other_name(const struct tep_handle *tep, int id)
+{
+	for (int i = 0; i < n_others; i++)
+		if (others[i].tep == tep && others[i].id == id)
+			return others[i].name;
+	return NULL;
+}
+
+/* Forgets the events kept of @tep (closed). */
+static void tdat_forget_others(const struct tep_handle *tep)
+{
+	int n = 0;
+
+	for (int i = 0; i < n_others; i++)
+		if (others[i].tep == tep)
+			free(others[i].name);
+		else
+			others[n++] = others[i];
+	n_others = n;
+	if (!n) {
+		free(others);
+		others = NULL;
+		cap_others = 0;
+	}
+}
+
 struct tdat_state {
 	struct tracecmd_input *handle;
 	int borrowed;			/* handle is the caller's (ps_tdat_open_with()) */
@@ -158,7 +288,10 @@ static int take(struct ps_reader *r, struct tdat_state *st, struct tep_record *r
 	type = ps_tep_kmem_type(&st->k, id);
 	if (type < 0) {
 		struct tep_event *e = tep_find_event(st->tep, id);
-		const char *n = e ? e->name : "unknown event id";
+		const char *n = e ? e->name : ps_tdat_other_name(st->tep, id);
+
+		if (!n)
+			n = "unknown event id";
 
 		/* the place is formatted only for a skip: no string work per event */
 		snprintf(where, sizeof(where), "cpu %d offset %llu", rec->cpu, rec->offset);
@@ -227,8 +360,10 @@ static void tdat_close(struct ps_reader *r)
 	ps_tep_kmem_free(&st->k);
 	if (st->data && st->data != st->handle)
 		tracecmd_close(st->data);
-	if (st->handle && !st->borrowed)
+	if (st->handle && !st->borrowed) {
+		tdat_forget_others(tracecmd_get_tep(st->handle));
 		tracecmd_close(st->handle);
+	}
 	free(st);
 	r->priv = NULL;
 }

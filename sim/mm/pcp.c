@@ -279,12 +279,24 @@ static int drain_tail(struct ps_zone *z, struct ps_pcp *pcp, struct ps_list *l)
 	return pages;
 }
 
+/* Whether any of @pcp's @nl lists holds a block. */
+static int pcp_listed(const struct ps_pcp *pcp, int nl)
+{
+	for (int i = 0; i < nl; i++)
+		if (pcp->lists[i].tail != PS_NIL)
+			return 1;
+	return 0;
+}
+
 void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list)
 {
 	int nl = ps_pcp_nr_lists(z->prof), pi = start_list;
 	uint64_t pages0 = pcp->drain_pages;
 
 	if (n <= 0 || pcp->count <= 0)
+		return;
+	/* count says pages are listed: a list must hold one, or the walks below would not end */
+	if (!pcp_listed(pcp, nl))
 		return;
 	z->lock_acquisitions++;
 	pcp->drains++;
@@ -309,6 +321,8 @@ void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list)
 			do {
 				n -= drain_tail(z, pcp, l);
 			} while (--batch_free > 0 && n > 0 && l->tail != PS_NIL);
+			if (!pcp_listed(pcp, nl))
+				break;
 		}
 		lock_section(z, (int)(pcp->drain_pages - pages0), PS_LOCK_DRAIN);
 		return;
@@ -324,6 +338,8 @@ void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list)
 		l = &pcp->lists[pi];
 		while (n > 0 && l->tail != PS_NIL)
 			n -= drain_tail(z, pcp, l);
+		if (!pcp_listed(pcp, nl))
+			break;
 	}
 	lock_section(z, (int)(pcp->drain_pages - pages0), PS_LOCK_DRAIN);
 }

@@ -150,8 +150,12 @@ void rp_build_cross(struct ps_replay *r)
 				r->cross_unplaced_pages += 1u << o;
 				continue;
 			}
-			for (uint32_t k = 0; k < (1u << o) && i + k < r->tz[ti].nr_pages; k++)
-				r->map[r->tz[ti].gbase + i + k] = (uint32_t)(r->mm.gbase[z->index] + idx + k + 1);
+			for (uint32_t k = 0; k < (1u << o) && i + k < r->tz[ti].nr_pages; k++) {
+				uint64_t g = r->mm.gbase[z->index] + idx + k;
+
+				r->map[r->tz[ti].gbase + i + k] = (uint32_t)(g + 1);
+				r->owner[g] = (uint32_t)(r->tz[ti].gbase + i + k + 1);	/* as rp_reclaimed reads it */
+			}
 			placed[mn] += 1u << o;
 		}
 	}

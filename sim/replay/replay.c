@@ -195,11 +195,20 @@ int ps_replay_start(struct ps_replay *r, char *err, int len)
 	if (isolated_pool(r, err, len) < 0)
 		return -1;
 	if (r->map) {
-		/* pages allocated at the start map to themselves */
+		/*
+		 * Pages allocated at the start map to themselves, and own
+		 * themselves: the model's reclaim of one marks the trace's block
+		 * reclaimed (rp_reclaimed), so that the trace's later free of it
+		 * is absorbed rather than freeing the model's page a second time.
+		 */
 		for (int zi = 0; zi < r->mm.nr_zones; zi++)
 			for (uint32_t i = 0; i < r->mm.zones[zi].nr_pages; i++)
-				if (T_CLASS(r->touch[zi][i]) == T_FREED)
-					r->map[r->mm.gbase[zi] + i] = (uint32_t)(r->mm.gbase[zi] + i + 1);
+				if (T_CLASS(r->touch[zi][i]) == T_FREED) {
+					uint64_t g = r->mm.gbase[zi] + i;
+
+					r->map[g] = (uint32_t)(g + 1);
+					r->owner[g] = (uint32_t)(g + 1);
+				}
 	}
 	rp_free_pass1(r);
 	for (int zi = 0; zi < r->mm.nr_zones; zi++)

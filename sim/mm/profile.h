@@ -11,7 +11,14 @@
 enum ps_fallback_style {
 	PS_FB_STEAL_RETURN,	/* 4.0-4.11: largest first; move block if can steal; expand the found page */
 	PS_FB_MOVE_RETRY,	/* 4.12-6.9: move block (always, if can steal), then retry smallest */
-	PS_FB_HYGIENE,		/* 6.10-6.14: claim and retry, or single-page steal keeping fb lists */
+	/*
+	 * 6.10-6.14: claim and retry, or single-page steal keeping fb lists
+	 * (c0cd6f557b90, "mm: page_alloc: fix freelist movement during block
+	 * conversion"); a steal and a claim at pageblock order or more take
+	 * their page with no zone_locked, only extfrag (docs/kernel-rules.md,
+	 * Tracepoints), as 6.15+ does
+	 */
+	PS_FB_HYGIENE,
 	PS_FB_CLAIM_STEAL,	/* 6.15+: claim (10..min) first, then steal smallest */
 };
 

@@ -162,6 +162,24 @@ static inline struct ps_zone *zone_of(struct ps_replay *r, uint64_t pfn, uint32_
 	return &r->mm.zones[zi];
 }
 
+/*
+ * Whether mm_page_alloc_extfrag is the only event of the block it names
+ * leaving the buddy.  Up to 6.9 every fallback moves blocks to the
+ * requested type's lists and __rmqueue_smallest() then takes the page
+ * (mm_page_alloc_zone_locked).  From 6.10 (c0cd6f557b90, "mm: page_alloc:
+ * fix freelist movement during block conversion", and the 6.15
+ * __rmqueue_steal()/__rmqueue_claim() that keep it) only a claim below
+ * pageblock order goes through __rmqueue_smallest(); a steal without a
+ * claim and a claim of a whole pageblock or more split the found block
+ * themselves, and the extfrag event names the page they return.
+ */
+static inline int rp_extfrag_takes(const struct ps_profile *p, const struct ps_event *ev, int pageblock_order)
+{
+	if (ev->type != PS_EV_EXTFRAG || (p->fallback != PS_FB_HYGIENE && p->fallback != PS_FB_CLAIM_STEAL))
+		return 0;
+	return !ev->change_ownership || ev->fallback_order >= pageblock_order;
+}
+
 /* Traced zone index and index within it of a traced pfn, or -1. */
 static inline int tzone_of(struct ps_replay *r, uint64_t pfn, uint32_t *tidx)
 {

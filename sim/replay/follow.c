@@ -168,8 +168,12 @@ static int follow_reclaim_active(const struct ps_replay *r, int node, int kswapd
 	       (r->kswapd_seen[node] && now >= r->kswapd_seen_ns[node] && now - r->kswapd_seen_ns[node] < FOLLOW_KSWAPD_GAP_NS);
 }
 
-/* Tracks the CPU's refill and drain sections; returns the section @ev follows (1: a refill, 2: a drain). */
-static int follow_sections(struct ps_replay *r, const struct ps_event *ev)
+/*
+ * Tracks the CPU's refill and drain sections; returns the section @ev
+ * follows (1: a refill, 2: a drain).  @refill: @ev is an extfrag event
+ * that takes a page for a per-CPU list, as a zone_locked refill would.
+ */
+static int follow_sections(struct ps_replay *r, const struct ps_event *ev, int refill)
 {
 	uint8_t *sec;
 	int prev;
@@ -178,7 +182,7 @@ static int follow_sections(struct ps_replay *r, const struct ps_event *ev)
 		return 0;
 	sec = &r->section[ev->cpu];
 	prev = *sec;
-	if (ev->type == PS_EV_ZONE_LOCKED && ev->percpu_refill) {
+	if ((ev->type == PS_EV_ZONE_LOCKED && ev->percpu_refill) || refill) {
 		if (*sec != 1)
 			r->trace_refills++;
 		*sec = 1;
@@ -231,19 +235,60 @@ static int resync_free_or_pcp(struct ps_replay *r, struct ps_zone *z, uint32_t i
 	return ps_zone_block_of(z, idx, &h, &k) == PG_FREE && k >= order ? 1 : -1;
 }
 
+/*
+ * A block of @order at @idx leaves the buddy under the zone lock (what
+ * zone_locked, or a 6.10+ fallback that bypasses __rmqueue_smallest(),
+ * reports): it goes on @ev's CPU's per-CPU list, or stays in transit there
+ * for a direct buddy allocation, until mm_page_alloc or a drain.  @mt is
+ * the requested type (-1: the pageblock's); @what names the event for a
+ * defect.
+ */
+static void take_from_buddy(struct ps_replay *r, struct ps_zone *z, const struct ps_event *ev, uint32_t idx, int order,
+			    int mt, const char *what)
+{
+	uint32_t h;
+	int k, kind = ps_zone_block_of(z, idx, &h, &k), resync;
+	char msg[96];
+
+	if (kind == PG_FREE && k >= order) {
+		ps_zone_take_free(z, idx, order);
+	} else if (kind == PG_PCP && h == idx && k == order) {
+		/* freed straight to the buddy (pcp trylock failed) without our knowing */
+		r->pcp_resyncs++;
+		ps_zone_pcp_add(z, -(int64_t)(1u << k));
+	} else if ((resync = resync_free_or_pcp(r, z, idx, order)) > 0) {
+		ps_zone_take_free(z, idx, order);
+	} else {
+		if (resync < 0)		/* the pieces moved: look again */
+			kind = ps_zone_block_of(z, idx, &h, &k);
+		snprintf(msg, sizeof(msg), "%s takes a block the model does not hold as free", what);
+		rp_defect(r, PS_DEF_ALLOC_NOT_FREE, ev, msg);
+		if (kind == PG_PCP)
+			ps_zone_pcp_add(z, -(int64_t)(1u << k));
+		if (kind != PG_ALLOC || ps_zone_reshape_alloc(z, idx, order) < 0)
+			return;
+	}
+	ps_zone_mark(z, idx, order, PG_PCP, mt >= 0 ? mt : ps_pageblock_mt(z, idx));
+	z->next[idx] = ev->cpu;
+	ps_zone_pcp_add(z, 1u << order);
+}
+
 void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	const struct ps_profile *p = r->o.profile;
 	struct ps_zone *z;
 	uint32_t idx, h;
-	int k, kind, kswapd_node, after, resync;
+	int k, kind, kswapd_node, after, takes = 0;
 
 	ps_counters_event(&r->cnt, ev);
-	after = follow_sections(r, ev);
+	z = ev->pfn != PS_PFN_NONE ? zone_of(r, ev->pfn, &idx) : NULL;
+	if (z && rp_extfrag_takes(p, ev, z->pageblock_order))
+		takes = ev->alloc_migratetype >= 0 && ev->alloc_migratetype < PS_MT_PCPTYPES &&
+			ps_pcp_allowed(p, ev->alloc_order, z->pageblock_order) ? 2 : 1;
+	after = follow_sections(r, ev, takes == 2);
 	kswapd_node = follow_kswapd(r, ev);
 	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
 		return;
-	z = zone_of(r, ev->pfn, &idx);
 	if (!z)
 		return;		/* counted by the counters as pfn_outside_zones */
 	if (ev->order >= PS_NR_ORDERS || (idx & ((1u << ev->order) - 1)) || idx + (1u << ev->order) > z->nr_pages) {
@@ -261,26 +306,7 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 	switch (ev->type) {
 	case PS_EV_ZONE_LOCKED:
 		z->lock_acquisitions++;
-		if (kind == PG_FREE && k >= ev->order) {
-			ps_zone_take_free(z, idx, ev->order);
-		} else if (kind == PG_PCP && h == idx && k == ev->order) {
-			/* freed straight to the buddy (pcp trylock failed) without our knowing */
-			r->pcp_resyncs++;
-			ps_zone_pcp_add(z, -(int64_t)(1u << k));
-		} else if ((resync = resync_free_or_pcp(r, z, idx, ev->order)) > 0) {
-			ps_zone_take_free(z, idx, ev->order);
-		} else {
-			if (resync < 0)		/* the pieces moved: look again */
-				kind = ps_zone_block_of(z, idx, &h, &k);
-			rp_defect(r, PS_DEF_ALLOC_NOT_FREE, ev, "zone_locked takes a block the model does not hold as free");
-			if (kind == PG_PCP)
-				ps_zone_pcp_add(z, -(int64_t)(1u << k));
-			if (kind != PG_ALLOC || ps_zone_reshape_alloc(z, idx, ev->order) < 0)
-				return;
-		}
-		ps_zone_mark(z, idx, ev->order, PG_PCP, ev->migratetype >= 0 ? ev->migratetype : ps_pageblock_mt(z, idx));
-		z->next[idx] = ev->cpu;
-		ps_zone_pcp_add(z, 1u << ev->order);
+		take_from_buddy(r, z, ev, idx, ev->order, ev->migratetype, "zone_locked");
 		break;
 	case PS_EV_ALLOC:
 		if (kind == PG_PCP && h == idx && k == ev->order) {
@@ -380,6 +406,22 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 		} else if (p->fallback == PS_FB_MOVE_RETRY || p->fallback == PS_FB_STEAL_RETURN) {
 			if (ev->fallback_order < pb && (ev->fallback_order >= pb / 2 || start != PS_MT_MOVABLE))
 				ps_move_freepages_block(z, idx, start, NULL);
+		}
+		if (takes) {
+			int ao = ev->alloc_order;
+
+			if (ao >= PS_NR_ORDERS || (idx & ((1u << ao) - 1)) || idx + (1u << ao) > z->nr_pages) {
+				rp_defect(r, PS_DEF_SHAPE, ev, "order out of range or misaligned");
+				break;
+			}
+			kind = ps_zone_block_of(z, idx, &h, &k);
+			if (ev->change_ownership && kind == PG_FREE && z->mt[h] != start) {
+				/* a claimed range: expand() leaves the remainder on the new type's lists */
+				ps_del_free(z, h);
+				ps_add_free(z, h, k, start, 0);
+			}
+			z->lock_acquisitions++;
+			take_from_buddy(r, z, ev, idx, ao, start, "extfrag");
 		}
 		break;
 	}

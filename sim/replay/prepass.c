@@ -128,9 +128,13 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 
 		for (uint32_t b = 0; b < pbs && (idx >> z->pageblock_order) + b < z->nr_pageblocks; b++)
 			r->pb_changed[zi][(idx >> z->pageblock_order) + b] = 1;
-		return;
+		/* follow mode: a page the fallback took from the buddy with no zone_locked */
+		if (r->o.mode != PS_REPLAY_FOLLOW || !rp_extfrag_takes(r->o.profile, ev, z->pageblock_order))
+			return;
+		order = ev->alloc_order;
 	}
 	switch (ev->type) {
+	case PS_EV_EXTFRAG: cls = T_BUDDY; break;
 	case PS_EV_FREE: cls = T_FREED; break;
 	case PS_EV_ALLOC: cls = T_PCP_ALLOC; break;
 	case PS_EV_ZONE_LOCKED: cls = T_BUDDY; break;

@@ -47,7 +47,8 @@ int ps_parse_duration(const char *s, uint64_t *ns)
 	return -1;
 }
 
-static int add_list(const char *cmd, const char *opt, const char *arg, const char **list, int *nr, int max)
+static int add_list(const char *cmd, const char *opt, const char *arg, const char **list, int *nr, int max,
+		    char **keep)
 {
 	char *copy = strdup(arg), *save = NULL;
 
@@ -55,10 +56,11 @@ static int add_list(const char *cmd, const char *opt, const char *arg, const cha
 		ps_error("out of memory");
 		return PS_EXIT_FAIL;
 	}
+	*keep = copy;	/* freed by ps_view_free() */
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		if (*nr == max)
 			return ps_usage_error(cmd, "more than %d names for %s", max, opt);
-		list[(*nr)++] = t;	/* the copy lives to the end of the command */
+		list[(*nr)++] = t;
 	}
 	return 0;
 }
@@ -107,7 +109,9 @@ int ps_view_opt(struct ps_view_opts *o, const char *cmd, int opt, const char *ar
 		return 0;
 	case PS_OPT_COMM:
 		f->on = 1;
-		return add_list(cmd, "--comm", arg, f->comm, &f->nr_comm, 32);
+		if (o->nr_comm_text == (int)(sizeof(o->comm_text) / sizeof(o->comm_text[0])))
+			return ps_usage_error(cmd, "more than %d --comm options", o->nr_comm_text);
+		return add_list(cmd, "--comm", arg, f->comm, &f->nr_comm, 32, &o->comm_text[o->nr_comm_text++]);
 	case PS_OPT_PID: {
 		char *copy = strdup(arg), *save = NULL;
 
@@ -211,6 +215,9 @@ void ps_view_free(struct ps_view_opts *o)
 	free(o->f.pid);
 	free(o->f.time_arg[0]);
 	free(o->f.time_arg[1]);
+	for (int i = 0; i < o->nr_comm_text; i++)
+		free(o->comm_text[i]);
+	o->nr_comm_text = 0;
 }
 
 int ps_view_needs_comm(const struct ps_view_opts *o)

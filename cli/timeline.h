@@ -82,6 +82,8 @@ struct ps_view_opts {
 	int jsonl;
 	int by[PS_BY_NR], nr_by;
 	struct ps_filter f;
+	char *comm_text[32];	/* the --comm arguments f.comm points into */
+	int nr_comm_text;
 };
 
 /*

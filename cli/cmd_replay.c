@@ -730,6 +730,7 @@ int cmd_replay(int argc, char **argv)
 			ps_kv_init(mkv);
 		if (member > 0) {
 			/* each member reads the trace twice as the plain replay does */
+			ps_input_close(&in);	/* the previous member's pass 2 */
 			io.quiet = 1;
 			io.reader_flags = pass1_flags;
 			if (ps_input_open(&in, &io) < 0)

@@ -71,7 +71,7 @@ static const char replay_usage[] =
 	"                     watermark checks read, the order of other CPUs' events at the\n"
 	"                     same time); prints each counter's mean and sample stddev as\n"
 	"                     'name mean stddev' (diff reads it as N repeats); deterministic\n"
-	"  --perturb K        simulate: one replay perturbed as --ensemble's member K is\n"
+	"  --perturb K        simulate: one replay, perturbed as --ensemble's member K (1 to 1000)\n"
 	PS_VIEW_USAGE
 	"  --stats            print model size (bytes per simulated page) on stderr\n"
 	"  --check-invariants check every model invariant after each event (slow)\n"

@@ -180,6 +180,19 @@ static inline int rp_extfrag_takes(const struct ps_profile *p, const struct ps_e
 	return !ev->change_ownership || ev->fallback_order >= pageblock_order;
 }
 
+/* A direct or node reclaim window opening or closing on @ev's CPU, in @win (a byte per CPU). */
+static inline void rp_reclaim_window(uint8_t *win, const struct ps_event *ev)
+{
+	if (ev->cpu < PS_MAX_CPUS)
+		win[ev->cpu] = ev->type == PS_EV_DIRECT_BEGIN || ev->type == PS_EV_NODE_RECLAIM_BEGIN;
+}
+
+/* Whether @ev is the kernel reclaiming: a kswapd thread's, or inside a window of @win. */
+static inline int rp_reclaim_context(const uint8_t *win, const struct ps_event *ev)
+{
+	return ev->task == PS_TASK_KSWAPD || (ev->cpu < PS_MAX_CPUS && win[ev->cpu]);
+}
+
 /* Traced zone index and index within it of a traced pfn, or -1. */
 static inline int tzone_of(struct ps_replay *r, uint64_t pfn, uint32_t *tidx)
 {

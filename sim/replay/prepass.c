@@ -57,12 +57,11 @@ static void prepass_reclaim_event(struct ps_replay *r, const struct ps_event *ev
 	case PS_EV_NODE_RECLAIM_BEGIN:
 	case PS_EV_DIRECT_END:
 	case PS_EV_NODE_RECLAIM_END:
-		if (ev->cpu < PS_MAX_CPUS)
-			r->pre_in_reclaim[ev->cpu] = ev->type == PS_EV_DIRECT_BEGIN || ev->type == PS_EV_NODE_RECLAIM_BEGIN;
+		rp_reclaim_window(r->pre_in_reclaim, ev);
 		return;
 	case PS_EV_PC_DEL:
 		if (r->cross || ev->pfn == PS_PFN_NONE || ev->order != 0 ||
-		    !(ev->task == PS_TASK_KSWAPD || (ev->cpu < PS_MAX_CPUS && r->pre_in_reclaim[ev->cpu])))
+		    !rp_reclaim_context(r->pre_in_reclaim, ev))
 			return;
 		if (!(z = zone_of(r, ev->pfn, &idx)) || r->touch[z->index][idx])
 			return;

@@ -52,12 +52,6 @@ int rp_reclaim_create(struct ps_replay *r)
 	return r->owner && r->kreclaimed ? 0 : -1;
 }
 
-/* Whether @ev happens in a reclaim context: a kswapd thread's, or inside a direct or node reclaim window. */
-static int reclaim_context(const struct ps_replay *r, const struct ps_event *ev)
-{
-	return ev->task == PS_TASK_KSWAPD || (ev->cpu < PS_MAX_CPUS && r->in_reclaim[ev->cpu]);
-}
-
 /* The model block traced pfn @pfn stands for: its zone and index, or NULL (and *@tg its traced index). */
 static struct ps_zone *model_block(struct ps_replay *r, uint64_t pfn, uint64_t *tg, uint32_t *idx)
 {
@@ -85,8 +79,7 @@ void rp_reclaim_event(struct ps_replay *r, const struct ps_event *ev)
 	case PS_EV_NODE_RECLAIM_BEGIN:
 	case PS_EV_DIRECT_END:
 	case PS_EV_NODE_RECLAIM_END:
-		if (ev->cpu < PS_MAX_CPUS)
-			r->in_reclaim[ev->cpu] = ev->type == PS_EV_DIRECT_BEGIN || ev->type == PS_EV_NODE_RECLAIM_BEGIN;
+		rp_reclaim_window(r->in_reclaim, ev);
 		return;
 	case PS_EV_PC_ADD:
 		if (!(z = model_block(r, ev->pfn, &tg, &idx)) || ev->order >= PS_NR_ORDERS)
@@ -96,7 +89,7 @@ void rp_reclaim_event(struct ps_replay *r, const struct ps_event *ev)
 		return;
 	case PS_EV_PC_DEL:
 		/* the kernel's reclaim: the free that follows is absorbed, the model keeps the page */
-		if (reclaim_context(r, ev) && ev->pfn != PS_PFN_NONE) {
+		if (rp_reclaim_context(r->in_reclaim, ev) && ev->pfn != PS_PFN_NONE) {
 			uint32_t tidx;
 			int ti = tzone_of(r, ev->pfn, &tidx);
 

@@ -289,6 +289,43 @@ static const unsigned int required[PS_EV_NR] = {
 			  1u << F_FALLBACK_MT | 1u << F_CHANGE_OWNERSHIP,
 };
 
+/*
+ * The next field of an event line at *@p: its name [*@k, *@kend) and value
+ * [*@val, *@vend); *@p moves past it.  Returns 1, 0 at the line's end, or
+ * -1 for a field without '=' (with @spaced, "dev 0:3" and "ino fe00010",
+ * as the filemap events print them, are fields: a name, a space, the value).
+ */
+static inline int next_field(const char **p, const char *end, int spaced, const char **k, const char **kend,
+			     const char **val, const char **vend)
+{
+	const char *q = *p, *v;
+
+	while (q < end && *q == ' ')
+		q++;
+	if (q >= end) {
+		*p = q;
+		return 0;
+	}
+	*k = q;
+	while (q < end && *q != ' ' && *q != '=')
+		q++;
+	*kend = q;
+	if (q < end && *q == '=') {
+		v = q + 1;
+	} else {
+		if (!spaced || q - *k != 3 || (memcmp(*k, "dev", 3) && memcmp(*k, "ino", 3)))
+			return -1;
+		v = q;
+		while (v < end && *v == ' ')
+			v++;
+	}
+	*val = v;
+	while (v < end && *v != ' ')
+		v++;
+	*vend = *p = v;
+	return 1;
+}
+
 /* Parses the fields after "<event>: " into @ev.  Returns 0 or -1 (bad field). */
 static int parse_fields(struct ps_reader *r, const char *p, const char *end, struct ps_event *ev)
 {
@@ -297,25 +334,15 @@ static int parse_fields(struct ps_reader *r, const char *p, const char *end, str
 	int page_null = 0, ok;
 	int64_t v;
 
-	while (p < end) {
+	for (;;) {
 		const char *k, *eq, *val, *vend;
-		int id;
+		int id, got = next_field(&p, end, 0, &k, &eq, &val, &vend);
 
-		while (p < end && *p == ' ')
-			p++;
-		if (p >= end)
+		if (got <= 0) {
+			if (got < 0)
+				return -1;
 			break;
-		k = p;
-		while (p < end && *p != ' ' && *p != '=')
-			p++;
-		if (p >= end || *p != '=')
-			return -1;
-		eq = p;
-		val = eq + 1;
-		vend = val;
-		while (vend < end && *vend != ' ')
-			vend++;
-		p = vend;
+		}
 		id = field_lookup(k, eq - k);
 		if (id < 0)
 			continue;	/* fields pagesim does not use (cold=, fragmenting=) */
@@ -585,32 +612,15 @@ static int parse_x_fields(struct ps_reader *r, const char *p, const char *end, s
 		ev->x.rc.nid = -1;
 		break;
 	}
-	while (p < end) {
+	for (;;) {
 		const char *k, *kend, *val, *vend;
-		int id;
+		int id, got = next_field(&p, end, 1, &k, &kend, &val, &vend);
 
-		while (p < end && *p == ' ')
-			p++;
-		if (p >= end)
-			break;
-		k = p;
-		while (p < end && *p != ' ' && *p != '=')
-			p++;
-		kend = p;
-		if (p < end && *p == '=') {
-			val = p + 1;
-		} else {
-			/* "dev 0:3", "ino fe00010": a name, a space, the value */
-			if (!((kend - k == 3 && !memcmp(k, "dev", 3)) || (kend - k == 3 && !memcmp(k, "ino", 3))))
+		if (got <= 0) {
+			if (got < 0)
 				return -1;
-			val = p;
-			while (val < end && *val == ' ')
-				val++;
+			break;
 		}
-		vend = val;
-		while (vend < end && *vend != ' ')
-			vend++;
-		p = vend;
 		id = xfield_lookup(k, kend - k);
 		if (id < 0)
 			continue;	/* classzone=, nr_requested=, nr_dirty=, isolate_mode=, ... */

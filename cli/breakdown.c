@@ -304,7 +304,7 @@ static void key_text(const struct ps_by *b, int key, int64_t v, char *buf, int l
 		snprintf(buf, len, "%lld", (long long)v);
 		break;
 	case PS_BY_MT:
-		snprintf(buf, len, "%s", v < PS_MT_NR ? ps_migratetype_names[v] : "?");
+		snprintf(buf, len, "%s", v < PS_MIGRATETYPE_NAMES ? ps_migratetype_names[v] : "?");
 		break;
 	case PS_BY_GFP:
 		gfp_label((uint32_t)v, buf, len);

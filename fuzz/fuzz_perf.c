@@ -130,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	while ((ret = ps_reader_next(r, &ev, &err)) > 0 && n++ < 1000000)
-		if (!fuzz_event_ok(&ev) || ev.order > PS_EV_MAX_ORDER || ev.cpu >= PS_READER_MAX_CPUS ||
+		if (!fuzz_event_ok(&ev) || ev.order > PS_MAX_PAGE_ORDER || ev.cpu >= PS_READER_MAX_CPUS ||
 		    (ev.comm && strnlen(ev.comm, 16) > 15))
 			abort();
 	s = ps_reader_stats(r);

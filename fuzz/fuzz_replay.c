@@ -120,14 +120,14 @@ static int decode(const uint8_t *data, size_t size)
 		memset(e, 0, sizeof(*e));
 		e->type = p[0] % PS_EV_KMEM_NR;	/* what the readers give */
 		e->cpu = p[1] % 6;
-		e->order = (p[2] & 0x7f) % (PS_EV_MAX_ORDER + 1);
+		e->order = (p[2] & 0x7f) % (PS_MAX_PAGE_ORDER + 1);
 		e->percpu_refill = p[2] >> 7;
 		e->flags = PS_EVF_PCPU_REFILL_KNOWN;
 		e->migratetype = mts[p[0] >> 5];
 		e->pid = 100 + e->cpu;
 		if (e->type == PS_EV_EXTFRAG) {
 			e->alloc_order = e->order;
-			e->fallback_order = (p[3] & 0x0f) % (PS_EV_MAX_ORDER + 1);
+			e->fallback_order = (p[3] & 0x0f) % (PS_MAX_PAGE_ORDER + 1);
 			e->alloc_migratetype = e->migratetype;
 			e->fallback_migratetype = mts[(p[3] >> 4) & 7];
 			e->change_ownership = p[3] >> 7;

@@ -72,7 +72,7 @@ static int files_exists(void *ctx, const char *rel)
 static void check_machine(const struct ps_machine *m)
 {
 	if (m->nr_zones < 1 || m->nr_nodes > PS_MAX_NODES || m->nr_cpus > PS_MAX_CPUS ||
-	    m->pageblock_order < 1 || m->pageblock_order > PS_NR_ORDERS - 1)
+	    m->pageblock_order < 1 || m->pageblock_order > PS_NR_PAGE_ORDERS - 1)
 		abort();
 	for (int i = 0; i < m->nr_nodes; i++)
 		for (int j = 0; j < m->nr_nodes; j++)
@@ -85,7 +85,7 @@ static void check_machine(const struct ps_machine *m)
 		if (z->wmark_min > z->wmark_low || z->wmark_low > z->wmark_high || z->managed > z->present ||
 		    z->present > z->spanned)
 			abort();
-		for (int o = 0; o < PS_NR_ORDERS; o++)
+		for (int o = 0; o < PS_NR_PAGE_ORDERS; o++)
 			free_pages += z->buddy[o] << o;
 		if (free_pages > z->spanned)
 			abort();

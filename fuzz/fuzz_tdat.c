@@ -205,7 +205,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	while ((ret = ps_reader_next(r, &ev, &err)) > 0 && n++ < 1000000) {
-		if (!fuzz_event_ok(&ev) || ev.order > PS_EV_MAX_ORDER || ev.cpu >= NCPU)
+		if (!fuzz_event_ok(&ev) || ev.order > PS_MAX_PAGE_ORDER || ev.cpu >= NCPU)
 			abort();
 		if (verbose > 1)
 			fprintf(stderr, "fuzz_tdat: cpu %d ts %llu %s pfn %#llx order %d\n", ev.cpu,

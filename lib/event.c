@@ -52,7 +52,7 @@ const char *const ps_event_systems[PS_EV_NR] = {
 	[PS_EV_WRITE_FOLIO] = "vmscan",
 };
 
-const char *const ps_migratetype_names[PS_MT_NR] = {
+const char *const ps_migratetype_names[PS_MIGRATETYPE_NAMES] = {
 	[PS_MT_UNMOVABLE] = "Unmovable",
 	[PS_MT_MOVABLE] = "Movable",
 	[PS_MT_RECLAIMABLE] = "Reclaimable",

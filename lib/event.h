@@ -21,6 +21,8 @@
 
 #include <stdint.h>
 
+#include "lib/mmzone.h"
+
 enum ps_event_type {
 	/* kmem: the page allocator */
 	PS_EV_ALLOC,		/* mm_page_alloc */
@@ -75,20 +77,6 @@ enum ps_lru {
 #define PS_PAGEMAP_MAPPEDDISK	0x0020u	/* "d" */
 #define PS_PAGEMAP_BUFFERS	0x0040u	/* "B" */
 
-/* Migratetypes in the v4.4..v6.18 numbering. */
-enum ps_migratetype {
-	PS_MT_UNMOVABLE = 0,
-	PS_MT_MOVABLE = 1,
-	PS_MT_RECLAIMABLE = 2,
-	PS_MT_HIGHATOMIC = 3,	/* MIGRATE_PCPTYPES */
-	PS_MT_CMA = 4,
-	PS_MT_ISOLATE = 5,
-	PS_MT_RESERVE = 6,	/* v4.0-4.3 only (MIGRATE_RESERVE) */
-	PS_MT_NR = 7,
-	PS_MT_UNKNOWN = -1
-};
-#define PS_MT_PCPTYPES 3
-
 /* pagesim's gfp bits: kernel flag names, our own (stable) values. */
 #define PS_GFP_DMA		(1u << 0)
 #define PS_GFP_HIGHMEM		(1u << 1)
@@ -126,13 +114,6 @@ enum ps_migratetype {
 
 /* ev->flags */
 #define PS_EVF_PCPU_REFILL_KNOWN (1u << 0)	/* percpu_refill was a real field */
-
-/*
- * The highest buddy order an event may carry (x86-64 MAX_PAGE_ORDER, every
- * version; lib/machine.h's PS_NR_ORDERS - 1): readers skip events above it
- * as bad fields rather than count 2^order pages of nothing.
- */
-#define PS_EV_MAX_ORDER 10
 
 /*
  * Timestamps stay below 2^63 ns (292 years of any trace clock): readers
@@ -220,7 +201,7 @@ static inline void ps_event_set_comm(struct ps_event *ev, const char *comm)
 
 extern const char *const ps_event_names[PS_EV_NR];
 extern const char *const ps_event_systems[PS_EV_NR];
-extern const char *const ps_migratetype_names[PS_MT_NR];
+extern const char *const ps_migratetype_names[PS_MIGRATETYPE_NAMES];
 
 /* Index into ps_event_names for a kmem event name, or -1. */
 int ps_event_type_from_name(const char *name, int len);

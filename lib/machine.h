@@ -11,12 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/mmzone.h"
+
 #define PS_MAX_NODES 64
 #define PS_MAX_CPUS 1024
 #define PS_MAX_ZONES 256
 #define PS_MAX_PCP_SEED 4096
-#define PS_NR_ORDERS 11		/* orders 0..10 on x86-64, every version */
-#define PS_NR_MT 6		/* pagetypeinfo columns we keep (PS_MT_* < 6) */
 #define PS_MACHINE_WARNINGS 8
 
 enum ps_zone_type {
@@ -46,11 +46,11 @@ struct ps_zone_desc {
 	long nr_file, nr_dirty;		/* nr_zone_{in,}active_file, nr_zone_write_pending */
 	long nr_mapped;			/* the node's nr_mapped (per-node stats, in its first zone) */
 	/* pagetypeinfo: free blocks per order and migratetype; blocks per type */
-	uint64_t nr_free[PS_NR_ORDERS][PS_NR_MT];
-	uint64_t nr_blocks[PS_NR_MT];
+	uint64_t nr_free[PS_NR_PAGE_ORDERS][PS_MIGRATE_TYPES];
+	uint64_t nr_blocks[PS_MIGRATE_TYPES];
 	int have_pagetypeinfo;
 	/* buddyinfo: free blocks per order */
-	uint64_t buddy[PS_NR_ORDERS];
+	uint64_t buddy[PS_NR_PAGE_ORDERS];
 	int have_buddyinfo;
 };
 

@@ -64,7 +64,7 @@ static inline void clear_xslots(struct pgs_state *st)
 /* A migratetype byte as the other readers give it: PS_MT_* or PS_MT_UNKNOWN. */
 static inline int8_t mt_of(int v)
 {
-	return v >= PS_MT_UNKNOWN && v < PS_MT_NR ? (int8_t)v : PS_MT_UNKNOWN;
+	return v >= PS_MT_UNKNOWN && v < PS_MIGRATETYPE_NAMES ? (int8_t)v : PS_MT_UNKNOWN;
 }
 
 /*
@@ -74,8 +74,8 @@ static inline int8_t mt_of(int v)
  */
 static inline int orders_bad(const struct ps_event *e)
 {
-	return e->order > PS_EV_MAX_ORDER ||
-	       (e->type == PS_EV_EXTFRAG && (e->alloc_order > PS_EV_MAX_ORDER || e->fallback_order > PS_EV_MAX_ORDER));
+	return e->order > PS_MAX_PAGE_ORDER ||
+	       (e->type == PS_EV_EXTFRAG && (e->alloc_order > PS_MAX_PAGE_ORDER || e->fallback_order > PS_MAX_PAGE_ORDER));
 }
 
 /* A bad field the other readers skip too: an order out of range, a timestamp past 2^63 ns. */
@@ -188,7 +188,7 @@ int ps_pgs_decode_batch(struct ps_reader *r, struct pgs_state *st, int again, st
 			}
 		}
 		if (x) {
-			if (ps_pgs_get_x(st->col, end, e, &st->xpred) < 0 || e->order > PS_EV_MAX_ORDER)
+			if (ps_pgs_get_x(st->col, end, e, &st->xpred) < 0 || e->order > PS_MAX_PAGE_ORDER)
 				goto bad;
 			st->xslot[st->nxslot++] = kept;
 		}
@@ -441,7 +441,7 @@ static inline void put_pid_cpu_type_order(struct ps_event *e, uint64_t w)
  */
 static inline int take_x(struct pgs_state *st, struct ps_event *e, uint32_t *gm, uint16_t *xn)
 {
-	if (ps_pgs_get_x(st->col, st->end, e, &st->xpred) < 0 || e->order > PS_EV_MAX_ORDER)
+	if (ps_pgs_get_x(st->col, st->end, e, &st->xpred) < 0 || e->order > PS_MAX_PAGE_ORDER)
 		return -1;
 	if (ps_pgs_x_has_gfp(e->type))
 		*gm = 0xffffffffu;
@@ -594,7 +594,7 @@ int ps_pgs_decode_fast(struct ps_reader *r, struct pgs_state *st)
 	total = nx;
 	for (int t = 0; t < PS_EV_KMEM_NR; t++)
 		total += (tally >> (TALLY_BITS * t)) & TALLY_FIELD;
-	if (total != (uint64_t)n || omax > PS_EV_MAX_ORDER || tsmax > PS_EV_MAX_TS || tsc > st->end[PS_PGS_COL_TS] ||
+	if (total != (uint64_t)n || omax > PS_MAX_PAGE_ORDER || tsmax > PS_EV_MAX_TS || tsc > st->end[PS_PGS_COL_TS] ||
 	    st->col[PS_PGS_COL_CPU] > st->end[PS_PGS_COL_CPU] ||
 	    st->col[PS_PGS_COL_PID] > st->end[PS_PGS_COL_PID] ||
 	    pfnc > st->end[PS_PGS_COL_PFN] || auxc > st->end[PS_PGS_COL_AUX] ||

@@ -759,9 +759,9 @@ int ps_pgs_open(struct ps_reader *r, struct ps_error *err)
 		r->kver = ps_kver_parse(r->release);
 	pb = (int32_t)get32(h + PS_PGS_H_PAGEBLOCK);
 	/* x86-64: HUGETLB_PAGE_ORDER (9), or MAX_PAGE_ORDER without hugetlb */
-	if (pb != -1 && (pb < 1 || pb > PS_EV_MAX_ORDER))
+	if (pb != -1 && (pb < 1 || pb > PS_MAX_PAGE_ORDER))
 		return ps_err(err, "%s: byte %d: the header's pageblock order %d is out of range (1 to %d on x86-64, -1 for unknown): the file is damaged",
-			      r->path, PS_PGS_H_PAGEBLOCK, pb, PS_EV_MAX_ORDER);
+			      r->path, PS_PGS_H_PAGEBLOCK, pb, PS_MAX_PAGE_ORDER);
 	r->pageblock_order = pb;
 	r->nr_cpus = get32(h + PS_PGS_H_NR_CPUS) <= PS_READER_MAX_CPUS ? get32(h + PS_PGS_H_NR_CPUS) : 0;
 	snprintf(r->format, sizeof(r->format), "pagesim v%u", version);

@@ -364,7 +364,7 @@ static int count_at(const char **q, uint64_t *v)
 /* Free pages of @z by order counts: @counts[o] blocks of order o; -1 if they exceed the zone's span. */
 static int free_fits(const struct ps_zone_desc *z, const uint64_t *counts, uint64_t *pages)
 {
-	for (int o = 0; o < PS_NR_ORDERS; o++)
+	for (int o = 0; o < PS_NR_PAGE_ORDERS; o++)
 		*pages += counts[o] << o;	/* counts <= 2^48, o <= 10: no overflow */
 	return *pages > z->spanned ? -1 : 0;
 }
@@ -382,9 +382,9 @@ int ps_parse_pagetypeinfo(const char *text, const char *name, struct ps_machine 
 		line++;
 		if (sscanf(buf, "Page block order: %d", &pb) == 1) {
 			/* x86-64: HUGETLB_PAGE_ORDER (9), or MAX_PAGE_ORDER without hugetlb */
-			if (pb < 1 || pb > PS_NR_ORDERS - 1)
+			if (pb < 1 || pb > PS_NR_PAGE_ORDERS - 1)
 				return ps_err(err, "%s:%d: pageblock order %d out of range (1 to %d on x86-64)", name, line,
-					      pb, PS_NR_ORDERS - 1);
+					      pb, PS_NR_PAGE_ORDERS - 1);
 			m->pageblock_order = pb;
 		} else if (!strncmp(buf, "Number of blocks type", 21)) {
 			char *q = buf + 21, *tok, *save;
@@ -397,25 +397,25 @@ int ps_parse_pagetypeinfo(const char *text, const char *name, struct ps_machine 
 			struct ps_zone_desc *z;
 			int mt = mt_from_name(tname);
 			const char *q = buf + n;
-			uint64_t counts[PS_NR_ORDERS], pages = 0;
+			uint64_t counts[PS_NR_PAGE_ORDERS], pages = 0;
 
 			zname[strcspn(zname, ",")] = 0;
 			z = find_zone(m, node, zname);
-			if (!z || mt < 0 || mt >= PS_NR_MT)
+			if (!z || mt < 0 || mt >= PS_MIGRATE_TYPES)
 				continue;	/* empty zone or a type we do not keep */
-			for (int o = 0; o < PS_NR_ORDERS; o++)
+			for (int o = 0; o < PS_NR_PAGE_ORDERS; o++)
 				if (count_at(&q, &counts[o]) < 0)
 					return ps_err(err, "%s:%d: expected %d free counts (0 to 2^48), one per order: '%.80s'",
-						      name, line, PS_NR_ORDERS, buf);
-			for (int t = 0; t < PS_NR_MT; t++)
+						      name, line, PS_NR_PAGE_ORDERS, buf);
+			for (int t = 0; t < PS_MIGRATE_TYPES; t++)
 				if (t != mt)
-					for (int o = 0; o < PS_NR_ORDERS; o++)
+					for (int o = 0; o < PS_NR_PAGE_ORDERS; o++)
 						pages += z->nr_free[o][t] << o;
 			if (free_fits(z, counts, &pages) < 0)
 				return ps_err(err, "%s:%d: zone %s of node %d: %llu free pages counted in its free lists, more than the %llu it spans",
 					      name, line, zname, node, (unsigned long long)pages,
 					      (unsigned long long)z->spanned);
-			for (int o = 0; o < PS_NR_ORDERS; o++)
+			for (int o = 0; o < PS_NR_PAGE_ORDERS; o++)
 				z->nr_free[o][mt] = counts[o];
 			z->have_pagetypeinfo = 1;
 		} else if (ncols && sscanf(buf, "Node %d, zone %31s%n", &node, zname, &n) == 2) {
@@ -431,7 +431,7 @@ int ps_parse_pagetypeinfo(const char *text, const char *name, struct ps_machine 
 				if (count_at(&q, &v) < 0)
 					return ps_err(err, "%s:%d: expected %d block counts (0 to 2^48): '%.80s'", name, line,
 						      ncols, buf);
-				if (cols[c] >= 0 && cols[c] < PS_NR_MT)
+				if (cols[c] >= 0 && cols[c] < PS_MIGRATE_TYPES)
 					z->nr_blocks[cols[c]] = v;
 				total += v;
 			}
@@ -456,7 +456,7 @@ int ps_parse_buddyinfo(const char *text, const char *name, struct ps_machine *m,
 		char zname[32];
 		struct ps_zone_desc *z;
 		const char *q;
-		uint64_t counts[PS_NR_ORDERS], pages = 0;
+		uint64_t counts[PS_NR_PAGE_ORDERS], pages = 0;
 
 		line++;
 		if (sscanf(buf, "Node %d, zone %31s%n", &node, zname, &n) != 2)
@@ -465,10 +465,10 @@ int ps_parse_buddyinfo(const char *text, const char *name, struct ps_machine *m,
 		if (!z)
 			continue;
 		q = buf + n;
-		for (int o = 0; o < PS_NR_ORDERS; o++)
+		for (int o = 0; o < PS_NR_PAGE_ORDERS; o++)
 			if (count_at(&q, &counts[o]) < 0)
 				return ps_err(err, "%s:%d: expected %d free counts (0 to 2^48), one per order", name, line,
-					      PS_NR_ORDERS);
+					      PS_NR_PAGE_ORDERS);
 		if (free_fits(z, counts, &pages) < 0)
 			return ps_err(err, "%s:%d: zone %s of node %d: %llu free pages, more than the %llu it spans", name,
 				      line, zname, node, (unsigned long long)pages, (unsigned long long)z->spanned);

@@ -256,7 +256,7 @@ static int fill_x(struct ps_tep_kmem *k, int type, struct tep_record *rec, struc
 	if (type == PS_EV_KSWAPD_WAKE || type == PS_EV_WAKEUP_KSWAPD || type == PS_EV_DIRECT_BEGIN ||
 	    type == PS_EV_NODE_RECLAIM_BEGIN || type == PS_EV_LRU_ISOLATE ||
 	    ((type == PS_EV_PC_ADD || type == PS_EV_PC_DEL) && f->order)) {
-		if (read_range(k, f->order, rec, 0, PS_EV_MAX_ORDER, &v) < 0)
+		if (read_range(k, f->order, rec, 0, PS_MAX_PAGE_ORDER, &v) < 0)
 			return -1;
 		ev->order = (uint8_t)v;
 	}
@@ -411,7 +411,7 @@ int ps_tep_kmem_fill(struct ps_tep_kmem *k, int type, struct tep_record *rec, in
 	if (ev->pfn == PS_PFN_NONE && type != PS_EV_ALLOC)
 		return -1;
 	if (f->order) {
-		if (ps_tep_read(k, f->order, rec, &v) < 0 || v > PS_EV_MAX_ORDER)
+		if (ps_tep_read(k, f->order, rec, &v) < 0 || v > PS_MAX_PAGE_ORDER)
 			return -1;
 		ev->order = v;
 	} else if (type != PS_EV_FREE_BATCHED && type != PS_EV_EXTFRAG) {
@@ -436,11 +436,11 @@ int ps_tep_kmem_fill(struct ps_tep_kmem *k, int type, struct tep_record *rec, in
 		}
 		break;
 	case PS_EV_EXTFRAG:
-		if (ps_tep_read(k, f->alloc_order, rec, &v) < 0 || v > PS_EV_MAX_ORDER)
+		if (ps_tep_read(k, f->alloc_order, rec, &v) < 0 || v > PS_MAX_PAGE_ORDER)
 			return -1;
 		ev->alloc_order = v;
 		ev->order = v;
-		if (ps_tep_read(k, f->fallback_order, rec, &v) < 0 || v > PS_EV_MAX_ORDER)
+		if (ps_tep_read(k, f->fallback_order, rec, &v) < 0 || v > PS_MAX_PAGE_ORDER)
 			return -1;
 		ev->fallback_order = v;
 		if (ps_tep_read(k, f->alloc_mt, rec, &v) < 0)

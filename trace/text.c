@@ -370,7 +370,7 @@ static int parse_fields(struct ps_reader *r, const char *p, const char *end, str
 			v = neg ? -(int64_t)u : (int64_t)u;
 			switch (id) {
 			case F_ORDER:
-				if (v < 0 || v > PS_EV_MAX_ORDER)
+				if (v < 0 || v > PS_MAX_PAGE_ORDER)
 					return -1;
 				ev->order = v;
 				break;
@@ -378,19 +378,19 @@ static int parse_fields(struct ps_reader *r, const char *p, const char *end, str
 				ev->migratetype = ps_mt_from_kernel(v, r->kver);
 				break;
 			case F_ALLOC_ORDER:
-				if (v < 0 || v > PS_EV_MAX_ORDER)
+				if (v < 0 || v > PS_MAX_PAGE_ORDER)
 					return -1;
 				ev->alloc_order = v;
 				ev->order = v;
 				break;
 			case F_FALLBACK_ORDER:
-				if (v < 0 || v > PS_EV_MAX_ORDER)
+				if (v < 0 || v > PS_MAX_PAGE_ORDER)
 					return -1;
 				ev->fallback_order = v;
 				break;
 			case F_PAGEBLOCK_ORDER:
 				/* x86-64: HUGETLB_PAGE_ORDER, or MAX_PAGE_ORDER without hugetlb */
-				if (v < 1 || v > PS_EV_MAX_ORDER)
+				if (v < 1 || v > PS_MAX_PAGE_ORDER)
 					return -1;
 				if (r->pageblock_order < 0)
 					r->pageblock_order = v;
@@ -678,7 +678,7 @@ static int parse_x_fields(struct ps_reader *r, const char *p, const char *end, s
 			ev->x.pc.index = ofs >> 12;
 			break;
 		case X_ORDER:
-			if (parse_int_range(val, vend, 0, PS_EV_MAX_ORDER, &v) < 0)
+			if (parse_int_range(val, vend, 0, PS_MAX_PAGE_ORDER, &v) < 0)
 				return -1;
 			ev->order = (uint8_t)v;
 			break;

@@ -322,7 +322,7 @@ static int do_global(struct ctx *c, struct ent *e, struct ps_machine *m)
 		return 0;
 	}
 	if (!strcmp(e->key, "pageblock_order")) {
-		if (get_long(c, e, e->val, 1, PS_NR_ORDERS - 1, &v) < 0)
+		if (get_long(c, e, e->val, 1, PS_NR_PAGE_ORDERS - 1, &v) < 0)
 			return -1;
 		m->pageblock_order = (int)v;
 		return 0;

@@ -25,8 +25,7 @@
 #include "sim/mm/buddy.h"
 #include "sim/mm/watermark.h"
 
-#define MAX_ORDER_IDX (PS_NR_ORDERS - 1)
-#define ALIGN_PAGES (1u << MAX_ORDER_IDX)
+#define ALIGN_PAGES (1u << PS_MAX_PAGE_ORDER)
 
 /* Fallback preference, identical by name from v4.0 to v6.18. */
 static const int fallbacks[3][2] = {
@@ -37,7 +36,7 @@ static const int fallbacks[3][2] = {
 
 static inline int list_index(int mt)
 {
-	return mt == PS_MT_RESERVE ? PS_MT_HIGHATOMIC : (mt < 0 || mt >= PS_MT_TYPES ? PS_MT_MOVABLE : mt);
+	return mt == PS_MT_RESERVE ? PS_MT_HIGHATOMIC : (mt < 0 || mt >= PS_MIGRATE_TYPES ? PS_MT_MOVABLE : mt);
 }
 
 int ps_zone_create(struct ps_zone *z, const struct ps_zone_desc *d, int index,
@@ -48,7 +47,7 @@ int ps_zone_create(struct ps_zone *z, const struct ps_zone_desc *d, int index,
 	uint64_t n = end - base;
 
 	memset(z, 0, sizeof(*z));
-	if (n >= PS_NIL || pageblock_order < 1 || pageblock_order > MAX_ORDER_IDX)
+	if (n >= PS_NIL || pageblock_order < 1 || pageblock_order > PS_MAX_PAGE_ORDER)
 		return -1;
 	z->index = index;
 	z->node = d->node;
@@ -85,8 +84,8 @@ int ps_zone_create(struct ps_zone *z, const struct ps_zone_desc *d, int index,
 	/* holes are not recorded: the present pages are taken to be the first ones */
 	z->present_end = z->span_start + (d->present && d->present < d->spanned ? d->present : d->spanned);
 	memset(z->pb_mt, PS_MT_MOVABLE, z->nr_pageblocks);
-	for (int o = 0; o < PS_NR_ORDERS; o++)
-		for (int m = 0; m < PS_MT_TYPES; m++)
+	for (int o = 0; o < PS_NR_PAGE_ORDERS; o++)
+		for (int m = 0; m < PS_MIGRATE_TYPES; m++)
 			z->free_area[o].free_list[m].head = z->free_area[o].free_list[m].tail = PS_NIL;
 	return 0;
 }
@@ -126,7 +125,7 @@ void ps_set_pageblock_mt(struct ps_zone *z, uint32_t idx, int mt)
 
 int ps_zone_block_of(const struct ps_zone *z, uint32_t idx, uint32_t *head, int *order)
 {
-	for (int o = 0; o < PS_NR_ORDERS; o++) {
+	for (int o = 0; o < PS_NR_PAGE_ORDERS; o++) {
 		uint32_t h = idx & ~((1u << o) - 1);
 		uint8_t s = z->state[h];
 
@@ -222,7 +221,7 @@ void ps_del_free(struct ps_zone *z, uint32_t idx)
 
 static inline int mergeable(int mt)
 {
-	return mt < PS_MT_PCPTYPES;
+	return mt < PS_MIGRATE_PCPTYPES;
 }
 
 static inline int is_free_head(const struct ps_zone *z, uint32_t idx, int order)
@@ -237,7 +236,7 @@ void ps_free_one_page(struct ps_zone *z, uint32_t idx, int order, int mt, int fp
 	uint32_t buddy = PS_NIL;
 
 	mt = list_index(mt);
-	while (order < MAX_ORDER_IDX) {
+	while (order < PS_MAX_PAGE_ORDER) {
 		buddy = idx ^ (1u << order);
 		if (!is_free_head(z, buddy, order))
 			break;
@@ -267,7 +266,7 @@ void ps_free_one_page(struct ps_zone *z, uint32_t idx, int order, int mt, int fp
 	}
 	if (fpi_tail && p->fpi_tail) {
 		tail = 1;
-	} else if (order < MAX_ORDER_IDX - 1) {
+	} else if (order < PS_MAX_PAGE_ORDER - 1) {
 		/* buddy_merge_likely: the parent's buddy is free, so this block may merge soon */
 		uint32_t b = idx ^ (1u << order), combined = idx & b;
 		uint32_t higher = combined ^ (1u << (order + 1));
@@ -301,7 +300,7 @@ static void expand(struct ps_zone *z, uint32_t idx, int low, int high, int mt)
 
 static uint32_t rmqueue_smallest(struct ps_zone *z, int order, int mt)
 {
-	for (int o = order; o < PS_NR_ORDERS; o++) {
+	for (int o = order; o < PS_NR_PAGE_ORDERS; o++) {
 		uint32_t idx = z->free_area[o].free_list[mt].head;
 
 		if (idx == PS_NIL)
@@ -322,7 +321,7 @@ static int can_steal(const struct ps_zone *z, int o, int start)
 /* First fallback type with a free block at order @o, or -1. */
 static int find_fallback(const struct ps_zone *z, int o, int start)
 {
-	if (start >= PS_MT_PCPTYPES)
+	if (start >= PS_MIGRATE_PCPTYPES)
 		return -1;
 	for (int i = 0; i < 2; i++) {
 		int fb = fallbacks[start][i];
@@ -472,14 +471,14 @@ static int search_fallback(struct ps_zone *z, int order, int start, int *fbp, in
 
 	if (z->nofragment && (order < z->pageblock_order || !z->prof->zone_locked_in_smallest))
 		min_order = z->pageblock_order;
-	for (int o = MAX_ORDER_IDX; o >= min_order; o--) {
+	for (int o = PS_MAX_PAGE_ORDER; o >= min_order; o--) {
 		int fb = find_fallback(z, o, start), can;
 
 		if (fb < 0)
 			continue;
 		can = can_steal(z, o, start);
 		if (z->prof->movable_smallest && !can && start == PS_MT_MOVABLE && o > order) {
-			for (int o2 = order; o2 < PS_NR_ORDERS; o2++) {
+			for (int o2 = order; o2 < PS_NR_PAGE_ORDERS; o2++) {
 				int fb2 = find_fallback(z, o2, start);
 
 				if (fb2 >= 0) {
@@ -622,7 +621,7 @@ static uint32_t rmqueue_claim(struct ps_zone *z, int order, int start)
 	int pb = z->pageblock_order;
 	int min_order = (order < pb && z->nofragment) ? pb : order;
 
-	for (int o = MAX_ORDER_IDX; o >= min_order; o--) {
+	for (int o = PS_MAX_PAGE_ORDER; o >= min_order; o--) {
 		int fb, free, movable;
 		uint32_t idx, page = PS_NIL;
 
@@ -662,7 +661,7 @@ static uint32_t rmqueue_claim(struct ps_zone *z, int order, int start)
 /* 6.15+: __rmqueue_steal */
 static uint32_t rmqueue_steal(struct ps_zone *z, int order, int start)
 {
-	for (int o = order; o < PS_NR_ORDERS; o++) {
+	for (int o = order; o < PS_NR_PAGE_ORDERS; o++) {
 		int fb = find_fallback(z, o, start);
 		uint32_t idx;
 
@@ -686,7 +685,7 @@ uint32_t ps_rmqueue(struct ps_zone *z, int order, int mt, int *mode)
 	int start = list_index(mt);
 	uint32_t idx;
 
-	if (start >= PS_MT_PCPTYPES)
+	if (start >= PS_MIGRATE_PCPTYPES)
 		return rmqueue_smallest(z, order, start);
 	switch (p->fallback) {
 	case PS_FB_STEAL_RETURN:
@@ -762,7 +761,7 @@ int ps_zone_take_free(struct ps_zone *z, uint32_t idx, int order)
 
 int ps_zone_check(const struct ps_zone *z, char *msg, int len)
 {
-	uint64_t heads[PS_NR_ORDERS][PS_MT_TYPES], free_pages = 0;
+	uint64_t heads[PS_NR_PAGE_ORDERS][PS_MIGRATE_TYPES], free_pages = 0;
 	uint32_t p;
 
 	memset(heads, 0, sizeof(heads));
@@ -774,7 +773,7 @@ int ps_zone_check(const struct ps_zone *z, char *msg, int len)
 			snprintf(msg, len, "zone %d: page %u is not covered by a block head", z->index, p);
 			return -1;
 		}
-		if (o >= PS_NR_ORDERS || (p & ((1u << o) - 1)) || p + (1u << o) > z->nr_pages) {
+		if (o >= PS_NR_PAGE_ORDERS || (p & ((1u << o) - 1)) || p + (1u << o) > z->nr_pages) {
 			snprintf(msg, len, "zone %d: block %u has a bad order %d", z->index, p, o);
 			return -1;
 		}
@@ -785,7 +784,7 @@ int ps_zone_check(const struct ps_zone *z, char *msg, int len)
 				return -1;
 			}
 		if (k == PG_FREE) {
-			if (z->mt[p] >= PS_MT_TYPES) {
+			if (z->mt[p] >= PS_MIGRATE_TYPES) {
 				snprintf(msg, len, "zone %d: free block %u on bad list %d", z->index, p, z->mt[p]);
 				return -1;
 			}
@@ -794,10 +793,10 @@ int ps_zone_check(const struct ps_zone *z, char *msg, int len)
 		}
 		p += 1u << o;
 	}
-	for (int o = 0; o < PS_NR_ORDERS; o++) {
+	for (int o = 0; o < PS_NR_PAGE_ORDERS; o++) {
 		uint64_t total = 0;
 
-		for (int m = 0; m < PS_MT_TYPES; m++) {
+		for (int m = 0; m < PS_MIGRATE_TYPES; m++) {
 			const struct ps_list *l = &z->free_area[o].free_list[m];
 			uint64_t n = 0;
 			uint32_t prev = PS_NIL;

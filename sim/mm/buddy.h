@@ -27,7 +27,6 @@
 struct ps_lock;
 
 #define PS_NIL UINT32_MAX
-#define PS_MT_TYPES 6		/* free lists: UNMOVABLE MOVABLE RECLAIMABLE HIGHATOMIC(RESERVE) CMA ISOLATE */
 
 enum ps_page_kind {
 	PG_ALLOC = 0,
@@ -45,9 +44,9 @@ struct ps_list {
 };
 
 struct ps_free_area {
-	struct ps_list free_list[PS_MT_TYPES];
+	struct ps_list free_list[PS_MIGRATE_TYPES];
 	uint64_t nr_free;			/* blocks, all types */
-	uint64_t nr_free_mt[PS_MT_TYPES];	/* blocks per list (pagetypeinfo) */
+	uint64_t nr_free_mt[PS_MIGRATE_TYPES];	/* blocks per list (pagetypeinfo) */
 };
 
 /* An extfrag event the model emits (the kernel's mm_page_alloc_extfrag fields). */
@@ -72,7 +71,7 @@ struct ps_zone {
 	uint8_t *pb_mt;			/* per pageblock */
 	uint8_t *lru;			/* per page: PS_LRUF_* of an allocated block's head (mm.h); NULL: none kept */
 	uint32_t nr_pageblocks;
-	struct ps_free_area free_area[PS_NR_ORDERS];
+	struct ps_free_area free_area[PS_NR_PAGE_ORDERS];
 	uint64_t nr_free_pages;		/* NR_FREE_PAGES: pages free in the buddy */
 	long nr_free_cma;		/* NR_FREE_CMA_PAGES: 0, CMA areas are not modelled */
 	long free_drift;		/* what zone_page_state(NR_FREE_PAGES) lags by: 0 unless an ensemble perturbs it */

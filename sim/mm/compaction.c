@@ -46,7 +46,7 @@ uint32_t ps_isolate_free_page(struct ps_zone *z)
 	static const int mts[] = { PS_MT_MOVABLE, PS_MT_RECLAIMABLE, PS_MT_UNMOVABLE };
 	uint32_t idx = PS_NIL;
 
-	for (int o = 0; o < PS_NR_ORDERS && idx == PS_NIL; o++)
+	for (int o = 0; o < PS_NR_PAGE_ORDERS && idx == PS_NIL; o++)
 		for (size_t m = 0; m < sizeof(mts) / sizeof(mts[0]) && idx == PS_NIL; m++)
 			idx = z->free_area[o].free_list[mts[m]].head;
 	if (idx == PS_NIL || ps_zone_take_free(z, idx, 0) < 0)

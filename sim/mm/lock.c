@@ -86,7 +86,7 @@ struct ps_lock {
 	struct zone_state *zones;
 	struct ps_cl *cl;
 	int line_lock, line_wm, line_stat;
-	int line_list[PS_NR_ORDERS][8], line_nr_free[PS_NR_ORDERS];
+	int line_list[PS_NR_PAGE_ORDERS][8], line_nr_free[PS_NR_PAGE_ORDERS];
 	/* CPUs with a head section waiting, a min-heap on (arrival, seq) */
 	int *cheap, nr_cheap;
 	/* accesses waiting to run, a min-heap on (t, seq) */
@@ -161,7 +161,7 @@ struct ps_lock *ps_lock_create(const struct ps_lock_params *p, int nr_zones, int
 	lk->line_lock = ps_zone_layout_line(&p->layout, PS_ZF_LOCK, 0, 0);
 	lk->line_wm = ps_zone_layout_line(&p->layout, PS_ZF_WATERMARK, 0, 0);
 	lk->line_stat = ps_zone_layout_line(&p->layout, PS_ZF_VM_STAT, 0, 0);
-	for (int o = 0; o < PS_NR_ORDERS; o++) {
+	for (int o = 0; o < PS_NR_PAGE_ORDERS; o++) {
 		lk->line_nr_free[o] = ps_zone_layout_line(&p->layout, PS_ZF_NR_FREE, o, 0);
 		for (int mt = 0; mt < 8; mt++)
 			lk->line_list[o][mt] = ps_zone_layout_line(&p->layout, PS_ZF_FREE_LIST, o, mt);
@@ -374,7 +374,7 @@ static void serve_one(struct ps_lock *lk)
 	uint64_t a = c->arrival, start = a > z->free_at ? a : z->free_at;
 	uint64_t wait = start - a, d = lk->p.acquire_ns + lk->p.page_ns * (uint64_t)s.nr, end = start + d;
 	struct access acc = { .zone = s.zone, .cpu = (int16_t)cpu, .tag = (uint8_t)s.cause,
-			      .order = (uint8_t)(s.order < PS_NR_ORDERS ? s.order : 0),
+			      .order = (uint8_t)(s.order < PS_NR_PAGE_ORDERS ? s.order : 0),
 			      .mt = (uint8_t)(s.mt >= 0 && s.mt < 8 ? s.mt : PS_MT_MOVABLE) };
 
 	z->free_at = end;

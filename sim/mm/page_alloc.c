@@ -64,7 +64,7 @@ static void reserve_highatomic(struct ps_mm *mm, struct ps_zone *z, uint32_t idx
 	long pbn = 1L << z->pageblock_order;
 	int mt = ps_pageblock_mt(z, idx);
 
-	if (z->nr_reserved_highatomic >= (long)(z->managed / 100) + pbn || mt >= PS_MT_PCPTYPES)
+	if (z->nr_reserved_highatomic >= (long)(z->managed / 100) + pbn || mt >= PS_MIGRATE_PCPTYPES)
 		return;
 	ps_set_pageblock_mt(z, idx, PS_MT_HIGHATOMIC);
 	ps_move_freepages_block(z, idx, PS_MT_HIGHATOMIC, NULL);
@@ -92,7 +92,7 @@ static void unreserve_highatomic(struct ps_mm *mm, const struct ps_zoneref *refs
 		pbn = 1L << z->pageblock_order;
 		if (z->nr_reserved_highatomic <= pbn)
 			continue;
-		for (int o = 0; o < PS_NR_ORDERS; o++) {
+		for (int o = 0; o < PS_NR_PAGE_ORDERS; o++) {
 			uint32_t idx = z->free_area[o].free_list[PS_MT_HIGHATOMIC].head;
 
 			if (idx == PS_NIL)

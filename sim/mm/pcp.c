@@ -240,18 +240,18 @@ int ps_pcp_allowed(const struct ps_profile *prof, int order, int pageblock_order
 int ps_pcp_nr_lists(const struct ps_profile *prof)
 {
 	if (!prof->pcp_high_orders)
-		return PS_MT_PCPTYPES;
+		return PS_MIGRATE_PCPTYPES;
 	return prof->split_large_free ? 14 : 13;
 }
 
 int ps_pcp_index(const struct ps_zone *z, int order, int mt)
 {
-	if (mt >= PS_MT_PCPTYPES || mt < 0)
+	if (mt >= PS_MIGRATE_PCPTYPES || mt < 0)
 		mt = PS_MT_MOVABLE;	/* HIGHATOMIC and CMA pages sit on the movable list */
 	if (!z->prof->pcp_high_orders)
 		return mt;
 	if (order <= 3)
-		return order * PS_MT_PCPTYPES + mt;
+		return order * PS_MIGRATE_PCPTYPES + mt;
 	/* the pageblock order: one list, two from 6.10 (movable and the rest) */
 	return z->prof->split_large_free && mt != PS_MT_MOVABLE ? 13 : 12;
 }

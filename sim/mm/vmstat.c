@@ -150,7 +150,7 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 	int zi;
 
 	c->events[ev->type]++;
-	if (ev->order >= PS_NR_ORDERS && ps_event_is_kmem(ev->type) && ev->type != PS_EV_EXTFRAG) {
+	if (ev->order >= PS_NR_PAGE_ORDERS && ps_event_is_kmem(ev->type) && ev->type != PS_EV_EXTFRAG) {
 		c->bad_order++;		/* only a hand-made pagesim file can carry one */
 		return;
 	}
@@ -266,7 +266,7 @@ static void init_slow_by_key(void)
 {
 	for (int t = 0; t < PS_EV_NR; t++)
 		for (int o = 0; o < 256; o++)
-			slow_by_key[t << 8 | o] = t == PS_EV_EXTFRAG || o >= PS_NR_ORDERS || !ps_event_is_kmem(t) ? SLOW_ALWAYS :
+			slow_by_key[t << 8 | o] = t == PS_EV_EXTFRAG || o >= PS_NR_PAGE_ORDERS || !ps_event_is_kmem(t) ? SLOW_ALWAYS :
 						  t == PS_EV_ALLOC || t == PS_EV_FREE ? SLOW_NO_ZONE : 0;
 }
 
@@ -294,9 +294,9 @@ static void batch_chunk(struct ps_counters *c, const struct ps_event *evs, int n
 			count_alloc(c, &m->zones[z], ev);
 	}
 	for (int t = 0; t < PS_EV_NR; t++)
-		for (int o = 0; o < PS_NR_ORDERS; o++)
+		for (int o = 0; o < PS_NR_PAGE_ORDERS; o++)
 			c->events[t] += cell[t][o];
-	for (int o = 0; o < PS_NR_ORDERS; o++) {
+	for (int o = 0; o < PS_NR_PAGE_ORDERS; o++) {
 		c->pgfree += (uint64_t)cell[PS_EV_FREE][o] << o;
 		c->pgfree_batched_pages += (uint64_t)cell[PS_EV_FREE_BATCHED][o] << o;
 	}
@@ -306,7 +306,7 @@ void ps_counters_batch(struct ps_counters *c, const struct ps_event *evs, int n)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	_Static_assert(PS_NR_ORDERS <= 16, "ps_counters_batch() cells");
+	_Static_assert(PS_NR_PAGE_ORDERS <= 16, "ps_counters_batch() cells");
 	if (!c->m) {
 		for (int i = 0; i < n; i++)
 			ps_counters_event(c, &evs[i]);

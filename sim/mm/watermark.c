@@ -399,7 +399,7 @@ static long highatomic_pages(int v, const struct ps_zone *z)
 
 	if (v < PS_KVER(6, 13, 0))
 		return z->nr_reserved_highatomic;
-	for (int o = 0; o < PS_NR_ORDERS; o++)
+	for (int o = 0; o < PS_NR_PAGE_ORDERS; o++)
 		n += (long)(z->free_area[o].nr_free_mt[PS_MT_HIGHATOMIC] << o);
 	return n;
 }
@@ -443,7 +443,7 @@ int ps_zone_watermark_ok(int kver, const struct ps_zone *z, int order, long mark
 			min -= min / 4;
 		if (free - (flags & PS_ALLOC_CMA ? 0 : z->nr_free_cma) <= min + reserve)
 			return 0;
-		for (int o = 0; o < order && o < PS_NR_ORDERS; o++) {
+		for (int o = 0; o < order && o < PS_NR_PAGE_ORDERS; o++) {
 			free -= (long)(z->free_area[o].nr_free << o);
 			min >>= 1;
 			if (free <= min)
@@ -472,7 +472,7 @@ int ps_zone_watermark_ok(int kver, const struct ps_zone *z, int order, long mark
 	if (!order)
 		return 1;
 	/* 4.4+: the order-0 mark holds; is there a free block of at least @order it may use? */
-	for (int o = order; o < PS_NR_ORDERS; o++) {
+	for (int o = order; o < PS_NR_PAGE_ORDERS; o++) {
 		int atomic_ok = v >= PS_KVER(6, 3, 0) ?
 					!!(flags & (PS_ALLOC_HIGHATOMIC | PS_ALLOC_OOM)) :
 					may_use_highatomic(v, flags);

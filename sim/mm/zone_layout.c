@@ -21,7 +21,7 @@
 #include "lib/strtrim.h"
 
 
-#define FREE_AREA_NR_ORDERS PS_NR_ORDERS
+#define FREE_AREA_NR_ORDERS PS_NR_PAGE_ORDERS
 #define LIST_HEAD_SIZE 16
 
 static int free_area_size(const struct ps_zone_layout *l)

@@ -124,7 +124,7 @@ void rp_build_cross(struct ps_replay *r)
 
 		z->extfrag = NULL;	/* no events while setting up */
 		for (uint32_t p = z->span_start; p < z->present_end;) {
-			int o = PS_NR_ORDERS - 1;
+			int o = PS_NR_PAGE_ORDERS - 1;
 
 			while (o > 0 && ((p & ((1u << o) - 1)) || p + (1u << o) > z->present_end))
 				o--;
@@ -168,7 +168,7 @@ void rp_build_cross(struct ps_replay *r)
 	for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES; n++) {
 		uint64_t want = used[n] > placed[n] ? used[n] - placed[n] : 0;
 
-		for (int o = PS_NR_ORDERS - 1; o >= 0 && want; o--)
+		for (int o = PS_NR_PAGE_ORDERS - 1; o >= 0 && want; o--)
 			while (want >= (1ull << o)) {
 				uint32_t idx;
 

@@ -146,8 +146,8 @@ struct ps_replay {
  * stay below MAP_PCP_LOW.
  */
 #define MAP_RECLAIMED UINT32_MAX
-#define MAP_PCP_LOW (MAP_RECLAIMED - (uint32_t)PS_MAX_CPUS * PS_MT_PCPTYPES)
-#define MAP_PCP(cpu, mt) (MAP_PCP_LOW + (uint32_t)(cpu) * PS_MT_PCPTYPES + (uint32_t)(mt))
+#define MAP_PCP_LOW (MAP_RECLAIMED - (uint32_t)PS_MAX_CPUS * PS_MIGRATE_PCPTYPES)
+#define MAP_PCP(cpu, mt) (MAP_PCP_LOW + (uint32_t)(cpu) * PS_MIGRATE_PCPTYPES + (uint32_t)(mt))
 #define MAP_IS_MODEL(g) ((g) && (g) < MAP_PCP_LOW)
 #define MAP_IS_PCP(g) ((g) >= MAP_PCP_LOW && (g) != MAP_RECLAIMED)
 

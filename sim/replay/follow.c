@@ -104,7 +104,7 @@ static void shadow_drain(struct ps_replay *r, struct ps_zone *z, int cpu, int n,
 		return;
 	pcp->drains++;
 	for (int k = 0; k < nl && n > 0; k++) {
-		int l = (li + k) % nl, o = l < 12 ? l / PS_MT_PCPTYPES : z->pageblock_order;
+		int l = (li + k) % nl, o = l < 12 ? l / PS_MIGRATE_PCPTYPES : z->pageblock_order;
 
 		if (!r->o.profile->pcp_high_orders)
 			o = 0;
@@ -283,7 +283,7 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 	ps_counters_event(&r->cnt, ev);
 	z = ev->pfn != PS_PFN_NONE ? zone_of(r, ev->pfn, &idx) : NULL;
 	if (z && rp_extfrag_takes(p, ev, z->pageblock_order))
-		takes = ev->alloc_migratetype >= 0 && ev->alloc_migratetype < PS_MT_PCPTYPES &&
+		takes = ev->alloc_migratetype >= 0 && ev->alloc_migratetype < PS_MIGRATE_PCPTYPES &&
 			ps_pcp_allowed(p, ev->alloc_order, z->pageblock_order) ? 2 : 1;
 	after = follow_sections(r, ev, takes == 2);
 	kswapd_node = follow_kswapd(r, ev);
@@ -291,7 +291,7 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 		return;
 	if (!z)
 		return;		/* counted by the counters as pfn_outside_zones */
-	if (ev->order >= PS_NR_ORDERS || (idx & ((1u << ev->order) - 1)) || idx + (1u << ev->order) > z->nr_pages) {
+	if (ev->order >= PS_NR_PAGE_ORDERS || (idx & ((1u << ev->order) - 1)) || idx + (1u << ev->order) > z->nr_pages) {
 		rp_defect(r, PS_DEF_SHAPE, ev, "order out of range or misaligned");
 		return;
 	}
@@ -393,7 +393,7 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 	case PS_EV_EXTFRAG: {
 		int start = ev->alloc_migratetype, pb = z->pageblock_order;
 
-		if (start < 0 || start >= PS_MT_PCPTYPES)
+		if (start < 0 || start >= PS_MIGRATE_PCPTYPES)
 			break;
 		if (ev->change_ownership) {
 			uint32_t n = 1u << (ev->fallback_order > pb ? ev->fallback_order : pb);
@@ -410,7 +410,7 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 		if (takes) {
 			int ao = ev->alloc_order;
 
-			if (ao >= PS_NR_ORDERS || (idx & ((1u << ao) - 1)) || idx + (1u << ao) > z->nr_pages) {
+			if (ao >= PS_NR_PAGE_ORDERS || (idx & ((1u << ao) - 1)) || idx + (1u << ao) > z->nr_pages) {
 				rp_defect(r, PS_DEF_SHAPE, ev, "order out of range or misaligned");
 				break;
 			}

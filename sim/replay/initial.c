@@ -25,7 +25,7 @@ static void assign_pageblocks(struct ps_replay *r, int zi)
 {
 	struct ps_zone *z = &r->mm.zones[zi];
 	const struct ps_zone_desc *d = &r->m->zones[zi];
-	uint64_t have[PS_MT_TYPES] = { 0 };
+	uint64_t have[PS_MIGRATE_TYPES] = { 0 };
 	uint32_t first = z->span_start >> z->pageblock_order;
 	uint32_t last = (z->span_end - 1) >> z->pageblock_order;
 
@@ -84,7 +84,7 @@ static uint64_t place_blocks(struct ps_replay *r, int zi, int order, int mt, uin
 		if (i < n)
 			continue;
 		buddy = b ^ n;
-		if (order < PS_NR_ORDERS - 1 && buddy < z->nr_pages && z->state[buddy] == PG_STATE(PG_FREE, 1, order))
+		if (order < PS_NR_PAGE_ORDERS - 1 && buddy < z->nr_pages && z->state[buddy] == PG_STATE(PG_FREE, 1, order))
 			continue;	/* would have merged */
 		if (order >= z->pageblock_order)
 			for (uint32_t p = b; p < b + n; p += 1u << z->pageblock_order)
@@ -155,8 +155,8 @@ void rp_build_zone(struct ps_replay *r, int zi)
 	budget = rp_snapshot_free(r->m, d) - (int64_t)z->nr_free_pages - (int64_t)z->nr_pcp_pages;
 	if (!d->free_pages)
 		budget = INT64_MAX;	/* no free count in the snapshot: its blocks alone */
-	for (int o = PS_NR_ORDERS - 1; o >= 0; o--) {
-		for (int mt = 0; mt < PS_MT_TYPES; mt++) {
+	for (int o = PS_NR_PAGE_ORDERS - 1; o >= 0; o--) {
+		for (int mt = 0; mt < PS_MIGRATE_TYPES; mt++) {
 			uint64_t want, have = z->free_area[o].nr_free_mt[mt], got;
 
 			if (d->have_pagetypeinfo)

@@ -101,7 +101,7 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 		if (ti < 0 || ev->type == PS_EV_EXTFRAG)
 			return;
 		t = r->ttouch[ti];
-		if (order >= PS_NR_ORDERS || (idx & ((1u << order) - 1)))
+		if (order >= PS_NR_PAGE_ORDERS || (idx & ((1u << order) - 1)))
 			order = 0;
 		cls = ev->type == PS_EV_FREE ? T_FREED : T_BUDDY;
 		n = 1u << order;
@@ -118,7 +118,7 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	if (!z)
 		return;
 	zi = z->index;
-	if ((ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE) && order < PS_NR_ORDERS)
+	if ((ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE) && order < PS_NR_PAGE_ORDERS)
 		r->net_pages[zi] += ev->type == PS_EV_FREE ? (int64_t)1 << order : -((int64_t)1 << order);
 	r->trace_has_comm |= ev->comm != NULL;	/* simulate mode reads task names in pass 1 too */
 	r->mig_expected[zi] += mig;
@@ -141,13 +141,13 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	default: return;
 	}
 	if ((ev->type == PS_EV_ZONE_LOCKED || ev->type == PS_EV_PCPU_DRAIN) && ev->migratetype >= 0 &&
-	    ev->migratetype < PS_MT_PCPTYPES) {
+	    ev->migratetype < PS_MIGRATE_PCPTYPES) {
 		uint32_t pb = idx >> z->pageblock_order;
 
 		if (!r->pb_changed[zi][pb] && r->pb_evidence[zi][pb] == 0xff)
 			r->pb_evidence[zi][pb] = ev->migratetype;
 	}
-	if (order >= PS_NR_ORDERS || (idx & ((1u << order) - 1)))
+	if (order >= PS_NR_PAGE_ORDERS || (idx & ((1u << order) - 1)))
 		order = 0;
 	n = 1u << order;
 	if (idx + n > z->nr_pages)

@@ -82,7 +82,7 @@ void rp_reclaim_event(struct ps_replay *r, const struct ps_event *ev)
 		rp_reclaim_window(r->in_reclaim, ev);
 		return;
 	case PS_EV_PC_ADD:
-		if (!(z = model_block(r, ev->pfn, &tg, &idx)) || ev->order >= PS_NR_ORDERS)
+		if (!(z = model_block(r, ev->pfn, &tg, &idx)) || ev->order >= PS_NR_PAGE_ORDERS)
 			return;
 		if (!ps_dirty_is_file(&r->mm.dirty, r->mm.gbase[z->index] + idx))
 			ps_dirty_alloc(&r->mm.dirty, r->mm.gbase[z->index] + idx, z->index, ev->order, 0);

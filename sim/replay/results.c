@@ -276,7 +276,7 @@ void ps_replay_write_buddyinfo(const struct ps_replay *r, FILE *f)
 		const struct ps_zone *z = &r->mm.zones[zi];
 
 		fprintf(f, "Node %d, zone %8s ", z->node, ps_zone_names[z->type]);
-		for (int o = 0; o < PS_NR_ORDERS; o++)
+		for (int o = 0; o < PS_NR_PAGE_ORDERS; o++)
 			fprintf(f, "%6llu ", (unsigned long long)z->free_area[o].nr_free);
 		fputc('\n', f);
 	}
@@ -290,7 +290,7 @@ void ps_replay_write_pagetypeinfo(const struct ps_replay *r, FILE *f)
 
 	fprintf(f, "Page block order: %d\nPages per block:  %d\n\n", pb, 1 << pb);
 	fprintf(f, "Free pages count per migrate type at order ");
-	for (int o = 0; o < PS_NR_ORDERS; o++)
+	for (int o = 0; o < PS_NR_PAGE_ORDERS; o++)
 		fprintf(f, "%6d ", o);
 	fputc('\n', f);
 	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
@@ -299,7 +299,7 @@ void ps_replay_write_pagetypeinfo(const struct ps_replay *r, FILE *f)
 		for (int i = 0; i < nshown; i++) {
 			fprintf(f, "Node %4d, zone %8s, type %12s ", z->node, ps_zone_names[z->type],
 				ps_migratetype_names[shown[i]]);
-			for (int o = 0; o < PS_NR_ORDERS; o++)
+			for (int o = 0; o < PS_NR_PAGE_ORDERS; o++)
 				fprintf(f, "%6llu ", (unsigned long long)z->free_area[o].nr_free_mt[shown[i]]);
 			fputc('\n', f);
 		}
@@ -310,10 +310,10 @@ void ps_replay_write_pagetypeinfo(const struct ps_replay *r, FILE *f)
 	fputc('\n', f);
 	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
 		const struct ps_zone *z = &r->mm.zones[zi];
-		uint64_t n[PS_MT_TYPES] = { 0 };
+		uint64_t n[PS_MIGRATE_TYPES] = { 0 };
 
 		for (uint32_t b = z->span_start >> pb; b <= (z->span_end - 1) >> pb; b++)
-			if (z->pb_mt[b] < PS_MT_TYPES)
+			if (z->pb_mt[b] < PS_MIGRATE_TYPES)
 				n[z->pb_mt[b]]++;
 		fprintf(f, "Node %d, zone %8s ", z->node, ps_zone_names[z->type]);
 		for (int i = 0; i < nshown; i++)
@@ -326,7 +326,7 @@ void ps_replay_write_pagetypeinfo(const struct ps_replay *r, FILE *f)
 static void suitable(const struct ps_zone *z, int order, uint64_t *blocks, uint64_t *pages)
 {
 	*blocks = *pages = 0;
-	for (int o = 0; o < PS_NR_ORDERS; o++) {
+	for (int o = 0; o < PS_NR_PAGE_ORDERS; o++) {
 		*pages += z->free_area[o].nr_free << o;
 		if (o >= order)
 			*blocks += z->free_area[o].nr_free << (o - order);
@@ -340,7 +340,7 @@ void ps_replay_write_unusable_index(const struct ps_replay *r, FILE *f)
 		const struct ps_zone *z = &r->mm.zones[zi];
 
 		fprintf(f, "Node %d, zone %8s ", z->node, ps_zone_names[z->type]);
-		for (int o = 0; o < PS_NR_ORDERS; o++) {
+		for (int o = 0; o < PS_NR_PAGE_ORDERS; o++) {
 			uint64_t blocks, pages, idx;
 
 			suitable(z, o, &blocks, &pages);
@@ -358,11 +358,11 @@ void ps_replay_write_extfrag_index(const struct ps_replay *r, FILE *f)
 		const struct ps_zone *z = &r->mm.zones[zi];
 
 		fprintf(f, "Node %d, zone %8s ", z->node, ps_zone_names[z->type]);
-		for (int o = 0; o < PS_NR_ORDERS; o++) {
+		for (int o = 0; o < PS_NR_PAGE_ORDERS; o++) {
 			uint64_t suitable_blocks = 0, pages = 0, total_blocks = 0;
 			long idx;
 
-			for (int k = 0; k < PS_NR_ORDERS; k++) {
+			for (int k = 0; k < PS_NR_PAGE_ORDERS; k++) {
 				total_blocks += z->free_area[k].nr_free;
 				pages += z->free_area[k].nr_free << k;
 				if (k >= o)

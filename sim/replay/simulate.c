@@ -84,7 +84,7 @@ static void simulate_alloc(struct ps_replay *r, const struct ps_event *ev, struc
  */
 void rp_trace_pcp_event(struct ps_replay *r, const struct ps_event *ev)
 {
-	uint32_t tidx, n = 1u << (ev->order < PS_NR_ORDERS ? ev->order : 0);
+	uint32_t tidx, n = 1u << (ev->order < PS_NR_PAGE_ORDERS ? ev->order : 0);
 	int ti = tzone_of(r, ev->pfn, &tidx);
 	uint64_t tg;
 
@@ -95,7 +95,7 @@ void rp_trace_pcp_event(struct ps_replay *r, const struct ps_event *ev)
 		n = r->tz[ti].nr_pages - tidx;
 	if (ev->type == PS_EV_ZONE_LOCKED) {
 		if (ev->percpu_refill && ev->order == 0 && !r->map[tg] && ev->cpu < PS_MAX_CPUS &&
-		    ev->migratetype >= 0 && ev->migratetype < PS_MT_PCPTYPES)
+		    ev->migratetype >= 0 && ev->migratetype < PS_MIGRATE_PCPTYPES)
 			r->map[tg] = MAP_PCP(ev->cpu, ev->migratetype);
 		return;
 	}
@@ -113,7 +113,7 @@ static void trace_pcp_put(struct ps_replay *r, const struct ps_event *ev, uint64
 {
 	if (ev->order || ev->cpu >= PS_MAX_CPUS)
 		return;
-	if (mt < 0 || mt >= PS_MT_PCPTYPES)
+	if (mt < 0 || mt >= PS_MIGRATE_PCPTYPES)
 		mt = PS_MT_MOVABLE;	/* highatomic and CMA pages go on the movable list */
 	r->map[tg] = MAP_PCP(ev->cpu, mt);
 }
@@ -136,8 +136,8 @@ static void simulate_invisible(struct ps_replay *r, const struct ps_event *ev, u
 
 	a.type = PS_EV_ALLOC;
 	a.order = 0;
-	a.cpu = (uint16_t)(k / PS_MT_PCPTYPES);
-	a.migratetype = (int8_t)(k % PS_MT_PCPTYPES);
+	a.cpu = (uint16_t)(k / PS_MIGRATE_PCPTYPES);
+	a.migratetype = (int8_t)(k % PS_MIGRATE_PCPTYPES);
 	a.gfp = PS_GFP_DIRECT_RECLAIM | PS_GFP_KSWAPD_RECLAIM | PS_GFP_IO | PS_GFP_FS;
 	a.percpu_refill = 0;
 	r->invisible_replayed++;
@@ -181,7 +181,7 @@ __attribute__((noinline)) void rp_simulate_alloc_free(struct ps_replay *r, const
 	uint32_t tidx, idx;
 	int ti, cpu = ev->cpu < PS_MAX_CPUS ? r->cpu_to_cpu[ev->cpu] : ev->cpu;
 
-	if (ev->order >= PS_NR_ORDERS) {
+	if (ev->order >= PS_NR_PAGE_ORDERS) {
 		rp_defect(r, PS_DEF_SHAPE, ev, "order above the maximum");
 		ps_counters_event(&r->cnt, ev);
 		return;

@@ -415,7 +415,7 @@ static int view_columns(struct ps_replay *r, struct rp_view *v)
 		     "lock_acquisitions");
 		ZCOL(PS_TL_DELTA, G_U64, &z->fallbacks, NULL, "zones:model_fallbacks", "fallbacks");
 		ZCOL(PS_TL_DELTA, G_U64, &z->claims, NULL, "zones:model_pageblock_claims", "pageblock_claims");
-		for (int o = 0; o < PS_NR_ORDERS; o++)
+		for (int o = 0; o < PS_NR_PAGE_ORDERS; o++)
 			for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
 				char suffix[64];
 
@@ -571,7 +571,7 @@ static void free_zone(struct ps_replay *r, struct rp_view *v, const struct ps_ev
 /* The trace's own, of a selected event: its counters (simulate mode), the recorded kswapd's frees. */
 static inline void trace_own(struct ps_replay *r, struct rp_view *v, const struct ps_event *ev)
 {
-	if (ev->type == PS_EV_FREE && ev->task == PS_TASK_KSWAPD && ev->task_node >= 0 && ev->order < PS_NR_ORDERS)
+	if (ev->type == PS_EV_FREE && ev->task == PS_TASK_KSWAPD && ev->task_node >= 0 && ev->order < PS_NR_PAGE_ORDERS)
 		v->kswapd_freed[ev->task_node] += 1ull << ev->order;
 	if (v->marks && ev->type == PS_EV_EXTFRAG && r->o.mode == PS_REPLAY_FOLLOW)
 		mark(r, ev);	/* follow mode applies the kernel's own fallbacks */
@@ -693,7 +693,7 @@ int ps_replay_view_counters(const struct ps_replay *r, struct ps_kv *kv)
 }
 
 /* show_migration_types()' letters, by PS_MT_* */
-static const char mt_letter[PS_MT_TYPES] = { 'U', 'M', 'E', 'H', 'C', 'I' };
+static const char mt_letter[PS_MIGRATE_TYPES] = { 'U', 'M', 'E', 'H', 'C', 'I' };
 
 void ps_replay_write_pageblocks(const struct ps_replay *r, FILE *f)
 {
@@ -725,7 +725,7 @@ void ps_replay_write_pageblocks(const struct ps_replay *r, FILE *f)
 					if (pass)
 						line[n++] = ".scb"[marks[zi][i] & 3];
 					else
-						line[n++] = z->pb_mt[i] < PS_MT_TYPES ? mt_letter[z->pb_mt[i]] : '?';
+						line[n++] = z->pb_mt[i] < PS_MIGRATE_TYPES ? mt_letter[z->pb_mt[i]] : '?';
 				}
 				line[n] = 0;
 				fprintf(f, "%-9s 0x%llx %s\n", pass ? "fallbacks" : "types",

@@ -21,7 +21,7 @@
 #define U PS_MT_UNMOVABLE
 #define M PS_MT_MOVABLE
 #define R PS_MT_RECLAIMABLE
-#define MAXO (PS_NR_ORDERS - 1)
+#define MAXO (PS_NR_PAGE_ORDERS - 1)
 
 /* ---- helpers ---- */
 
@@ -319,7 +319,7 @@ static int alloc_one(struct run *u, int order, int mt, int *mode, int nofrag)
 
 		if (e->type != PS_EV_EXTFRAG || e->alloc_order != order ||
 		    e->alloc_migratetype != mt || e->fallback_migratetype < 0 ||
-		    e->fallback_migratetype >= PS_MT_PCPTYPES || e->fallback_migratetype == mt ||
+		    e->fallback_migratetype >= PS_MIGRATE_PCPTYPES || e->fallback_migratetype == mt ||
 		    fo < order || fo > MAXO)
 			return run_fail(u, "extfrag fields do not describe this allocation");
 		if (e->change_ownership != (ps_pageblock_mt(z, eidx) == mt))
@@ -1016,7 +1016,7 @@ static void test_hygiene(void)
 	CHECK(l[0] == 10 && l[1] == 306);
 	CHECK_EQ(list_get(&z, 0, U, l, 4), 2);
 	CHECK(l[0] == 9 && l[1] == 301);
-	for (int o = 0; o < PS_NR_ORDERS; o++)
+	for (int o = 0; o < PS_NR_PAGE_ORDERS; o++)
 		CHECK_EQ(z.free_area[o].nr_free_mt[R], 0);
 	CHECK(ev_is(&z, &r, 8, 0, 3, R, U, 0));
 	CHECK_EQ(z.watermark_boost, 512);

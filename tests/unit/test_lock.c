@@ -163,7 +163,7 @@ static void test_layouts(void)
 		CHECK_EQ(ps_zone_layout_line(&a, PS_ZF_FREE_LIST, 0, mt), ps_zone_layout_line(&a, PS_ZF_LOCK, 0, 0));
 	CHECK(ps_zone_layout_line(&a, PS_ZF_NR_FREE, 0, 0) != ps_zone_layout_line(&a, PS_ZF_LOCK, 0, 0));
 	/* 4.0: nothing of free_area shares the lock's line */
-	for (int o = 0; o < PS_NR_ORDERS; o++) {
+	for (int o = 0; o < PS_NR_PAGE_ORDERS; o++) {
 		for (int mt = 0; mt < 6; mt++)
 			CHECK(ps_zone_layout_line(&b, PS_ZF_FREE_LIST, o, mt) != ps_zone_layout_line(&b, PS_ZF_LOCK, 0, 0));
 		CHECK(ps_zone_layout_line(&b, PS_ZF_NR_FREE, o, 0) != ps_zone_layout_line(&b, PS_ZF_LOCK, 0, 0));

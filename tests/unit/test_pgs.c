@@ -236,7 +236,7 @@ static void make_events(void)
 
 static int8_t mt_norm(int v)
 {
-	return v >= PS_MT_UNKNOWN && v < PS_MT_NR ? (int8_t)v : PS_MT_UNKNOWN;
+	return v >= PS_MT_UNKNOWN && v < PS_MIGRATETYPE_NAMES ? (int8_t)v : PS_MT_UNKNOWN;
 }
 
 /*
@@ -254,8 +254,8 @@ static void make_expected(void)
 		struct ps_event e = events[i];
 
 		kept_before[i] = nr_expected;
-		if (e.order > PS_EV_MAX_ORDER || e.ts_ns > PS_EV_MAX_TS ||
-		    (e.type == PS_EV_EXTFRAG && (e.alloc_order > PS_EV_MAX_ORDER || e.fallback_order > PS_EV_MAX_ORDER)))
+		if (e.order > PS_MAX_PAGE_ORDER || e.ts_ns > PS_EV_MAX_TS ||
+		    (e.type == PS_EV_EXTFRAG && (e.alloc_order > PS_MAX_PAGE_ORDER || e.fallback_order > PS_MAX_PAGE_ORDER)))
 			continue;
 		e.migratetype = mt_norm(e.migratetype);
 		e.alloc_migratetype = mt_norm(e.alloc_migratetype);

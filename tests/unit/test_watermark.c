@@ -646,7 +646,7 @@ static void set_free(struct ps_zone *z, int o, int mt, uint64_t n)
 {
 	z->free_area[o].nr_free_mt[mt] = n;
 	z->free_area[o].nr_free = 0;
-	for (int t = 0; t < PS_MT_TYPES; t++)
+	for (int t = 0; t < PS_MIGRATE_TYPES; t++)
 		z->free_area[o].nr_free += z->free_area[o].nr_free_mt[t];
 }
 

@@ -105,7 +105,7 @@ void ps_policyopt_follow_note(const struct ps_replay_opts *ro, const char *cmd, 
 static const char *const recorded_vm[] = {
 	"vm.min_free_kbytes", "vm.watermark_scale_factor", "vm.watermark_boost_factor", "vm.zone_reclaim_mode",
 	"vm.defrag_mode", "vm.percpu_pagelist_high_fraction", "vm.dirty_ratio", "vm.dirty_bytes",
-	"vm.min_unmapped_ratio", "vm.min_slab_ratio",
+	"vm.dirty_expire_centisecs", "vm.dirty_writeback_centisecs", "vm.min_unmapped_ratio", "vm.min_slab_ratio",
 };
 
 int ps_policyopt_recorded(struct ps_replay_opts *ro, struct ps_input *in, struct ps_error *err)
@@ -157,6 +157,8 @@ static const struct pkey {
 	POL("vm.numa_stat", numa_stat),
 	POL("vm.dirty_ratio", dirty_ratio),
 	POL("vm.dirty_bytes", dirty_bytes),
+	POL("vm.dirty_expire_centisecs", dirty_expire_centisecs),
+	POL("vm.dirty_writeback_centisecs", dirty_writeback_centisecs),
 	POL("vm.min_unmapped_ratio", min_unmapped_ratio),
 	POL("vm.min_slab_ratio", min_slab_ratio),
 	POL("pcp.batch", pcp_batch),

@@ -30,6 +30,9 @@ static const struct key keys[] = {
 	{ "vm.numa_stat", OFF(numa_stat), 0, 1 },
 	{ "vm.dirty_ratio", OFF(dirty_ratio), 0, 100 },
 	{ "vm.dirty_bytes", OFF(dirty_bytes), 0, 1L << 50 },
+	/* ages are kept in seconds mod 2^16 (page-writeback.c): 2^15 s at most */
+	{ "vm.dirty_expire_centisecs", OFF(dirty_expire_centisecs), 0, 3276700 },
+	{ "vm.dirty_writeback_centisecs", OFF(dirty_writeback_centisecs), 0, 3276700 },
 	{ "vm.min_unmapped_ratio", OFF(min_unmapped_ratio), 0, 100 },
 	{ "vm.min_slab_ratio", OFF(min_slab_ratio), 0, 100 },
 	{ "pcp.batch", OFF(pcp_batch), 1, 1 << 20 },
@@ -95,7 +98,7 @@ int ps_policy_set(struct ps_policy *p, const char *key, const char *value, const
 	if (!strcmp(key, "kswapd.takeover") || !strcmp(key, "kswapd.ahead"))
 		return ps_err(err, "%s: '%s' is no longer a key: the model's reclaim takes its pages from its own "
 			      "LRU lists, the recorded reclaim is not handed over", where, key);
-	return ps_err(err, "%s: unknown key '%s' (known: kernel, vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode, vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat, vm.dirty_ratio, vm.dirty_bytes, vm.min_unmapped_ratio, vm.min_slab_ratio, pcp.batch, pcp.high, pcp.batch_scale_max, kswapd.reclaim_pages_per_ms, kswapd.wake_latency_us, watermark.legacy)",
+	return ps_err(err, "%s: unknown key '%s' (known: kernel, vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode, vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat, vm.dirty_ratio, vm.dirty_bytes, vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs, vm.min_unmapped_ratio, vm.min_slab_ratio, pcp.batch, pcp.high, pcp.batch_scale_max, kswapd.reclaim_pages_per_ms, kswapd.wake_latency_us, watermark.legacy)",
 		      where, key);
 }
 

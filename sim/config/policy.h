@@ -9,6 +9,7 @@
  * vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode,
  * vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat,
  * vm.dirty_ratio, vm.dirty_bytes (the zone walk's dirty limits),
+ * vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs (the flusher),
  * vm.min_unmapped_ratio, vm.min_slab_ratio (node reclaim),
  * pcp.batch, pcp.high (override every zone's per-CPU list sizes),
  * pcp.batch_scale_max (CONFIG_PCP_BATCH_SCALE_MAX, default 5: the cap on
@@ -42,7 +43,8 @@ struct ps_policy {
 	long defrag_mode;
 	long percpu_pagelist_high_fraction;
 	long numa_stat;
-	long dirty_ratio, dirty_bytes;		/* the zone walk's dirty limits (dirty.h) */
+	long dirty_ratio, dirty_bytes;		/* the zone walk's dirty limits (page-writeback.h) */
+	long dirty_expire_centisecs, dirty_writeback_centisecs;	/* the flusher's periodic writeback */
 	long min_unmapped_ratio;		/* node reclaim's floor of unmapped page cache */
 	long min_slab_ratio;			/* node reclaim's floor of reclaimable slab */
 	long pcp_batch, pcp_high, pcp_batch_scale_max;

@@ -168,9 +168,10 @@ int ps_mm_create(struct ps_mm *mm, const struct ps_machine *m, const struct ps_p
 			if (!(mm->zones[i].lru = calloc(mm->zones[i].nr_pages, 1)))
 				goto nomem;
 		/* the dirty limits: node_dirty_ok from 4.8, zone_dirty_ok before */
-		if (ps_dirty_init(&mm->dirty, mm->zones, mm->nr_zones, mm->total_pages,
+		if (ps_dirty_init(&mm->dirty, mm->zones, mm->nr_zones, mm->gbase, mm->total_pages,
 				  kver >= PS_KVER(4, 8, 0), t->dirty_ratio, t->dirty_bytes) < 0)
 			goto nomem;
+		ps_writeback_init(&mm->dirty, t->dirty_expire_cs, t->dirty_writeback_cs);
 		/* node reclaim's floors: vm.min_unmapped_ratio and min_slab_ratio percent of each zone's managed pages */
 		for (int i = 0; i < mm->nr_zones; i++)
 			if (mm->zones[i].node < PS_MAX_NODES) {

@@ -56,6 +56,7 @@ struct ps_mm_tunables {
 	int swap;			/* swap space to reclaim anonymous pages into */
 	int lru_gen;			/* the multi-generational LRU is on (lru_gen/enabled & 1) */
 	long dirty_ratio, dirty_bytes;	/* vm.dirty_ratio, vm.dirty_bytes */
+	long dirty_expire_cs, dirty_writeback_cs;	/* vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs */
 	long pcp_batch, pcp_high;	/* < 0: the zone's own (zoneinfo) */
 	long percpu_pagelist_high_fraction;	/* < 0: the recorded lists; else pcp.c's rule */
 	long pcp_batch_scale_max;	/* < 0: CONFIG_PCP_BATCH_SCALE_MAX's default */
@@ -68,6 +69,7 @@ struct ps_mm_tunables {
 enum ps_mm_timer {
 	PS_MM_TIMER_RECLAIM_LOCK,	/* arg node: ps_node_reclaim_unlock() */
 	PS_MM_TIMER_KSWAPD,		/* arg node: ps_kswapd_run() */
+	PS_MM_TIMER_WRITEBACK,		/* arg 0: ps_mm_writeback(), the flusher */
 };
 
 /* An arming time that never comes: the activity is disarmed. */
@@ -239,5 +241,11 @@ static inline struct ps_zone *ps_mm_zone_of_global(struct ps_mm *mm, uint64_t gi
 
 /* The model's pages on node @n (its zones' page arrays). */
 uint64_t ps_mm_node_pages(const struct ps_mm *mm, int n);
+
+/* page-writeback.c: the flusher's run at @now (the engine's PS_MM_TIMER_WRITEBACK). */
+void ps_mm_writeback(struct ps_mm *mm, uint64_t now);
+
+/* The flusher's second 0 and first periodic run: @start_ns, the trace's first event. */
+void ps_mm_writeback_start(struct ps_mm *mm, uint64_t start_ns);
 
 #endif

@@ -85,7 +85,7 @@ void rp_reclaim_event(struct ps_replay *r, const struct ps_event *ev)
 		if (!(z = model_block(r, ev->pfn, &tg, &idx)) || ev->order >= PS_NR_PAGE_ORDERS)
 			return;
 		if (!ps_dirty_is_file(&r->mm.dirty, r->mm.gbase[z->index] + idx))
-			ps_dirty_alloc(&r->mm.dirty, r->mm.gbase[z->index] + idx, z->index, ev->order, 0);
+			ps_dirty_alloc(&r->mm.dirty, r->mm.gbase[z->index] + idx, z->index, ev->order, 0, r->mm.now_ns);
 		return;
 	case PS_EV_PC_DEL:
 		/* the kernel's reclaim: the free that follows is absorbed, the model keeps the page */
@@ -140,7 +140,7 @@ void rp_lru_from_gfp(struct ps_replay *r, struct ps_zone *z, uint32_t idx, int o
 	uint64_t g = r->mm.gbase[z->index] + idx;
 
 	if (lru_page(gfp) || (gfp & PS_GFP_WRITE)) {
-		ps_dirty_alloc(&r->mm.dirty, g, z->index, order, !!(gfp & PS_GFP_WRITE));
+		ps_dirty_alloc(&r->mm.dirty, g, z->index, order, !!(gfp & PS_GFP_WRITE), r->mm.now_ns);
 		ps_lru_add(&r->mm, z, idx, PS_LRU_INACTIVE_FILE, 0);
 	} else if (gfp & PS_GFP_HARDWALL) {
 		ps_lru_add(&r->mm, z, idx, PS_LRU_INACTIVE_ANON, PS_PAGEMAP_SWAPBACKED | PS_PAGEMAP_MAPPED);
@@ -213,7 +213,7 @@ static void stand_ins(struct ps_replay *r, int n, long *want, uint32_t *at, int 
 			continue;
 		}
 		acc += mapped_per_page;
-		ps_dirty_alloc(&r->mm.dirty, r->mm.gbase[best] + (uint64_t)i, best, 0, 0);
+		ps_dirty_alloc(&r->mm.dirty, r->mm.gbase[best] + (uint64_t)i, best, 0, 0, 0);
 		ps_lru_add(&r->mm, &r->mm.zones[best], (uint32_t)i, l, acc >> 16 ? PS_PAGEMAP_MAPPED : 0);
 		acc &= 0xffff;
 	}
@@ -253,7 +253,7 @@ void rp_lru_start(struct ps_replay *r)
 		z = ps_mm_zone_of_global(&r->mm, g, &idx);
 		if (z->state[idx] != PG_STATE(PG_ALLOC, 1, 0) || (z->lru[idx] & PS_LRUF_LIST))
 			continue;
-		ps_dirty_alloc(&r->mm.dirty, g, z->index, 0, 0);
+		ps_dirty_alloc(&r->mm.dirty, g, z->index, 0, 0, 0);
 		ps_lru_add(&r->mm, z, idx, PS_LRU_INACTIVE_FILE, 0);
 		want[z->index]--;
 		inactive[z->index]--;

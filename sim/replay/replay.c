@@ -180,6 +180,8 @@ int ps_replay_start(struct ps_replay *r, char *err, int len)
 {
 	/* vmstat_update: the first tick is armed at the first event */
 	ps_timer_arm(&r->timers, PS_TIMER_VMSTAT, 0, 0);
+	if (r->o.mode == PS_REPLAY_SIMULATE)
+		ps_mm_writeback_start(&r->mm, r->first_ns);	/* the flusher's first periodic run */
 	if (r->cross) {
 		rp_build_cross(r);
 		rp_free_pass1(r);
@@ -269,6 +271,9 @@ static void run_timers(struct ps_replay *r, uint64_t now)
 			break;
 		case PS_TIMER_KSWAPD:
 			ps_kswapd_run(&r->mm, t.arg, now);
+			break;
+		case PS_TIMER_WRITEBACK:
+			ps_mm_writeback(&r->mm, t.at);
 			break;
 		}
 	}

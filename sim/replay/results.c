@@ -199,6 +199,10 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		}
 		/* page cache and dirty pages per node at the end (the kernel's nr_*_file, nr_dirty) */
 		PS_KV_SET("model_dirty_limit_skips", r->mm.dirty.skips);
+		/* the flusher: the kernel's nr_dirtied and nr_written, and its runs that wrote */
+		PS_KV_SET("model_nr_dirtied", r->mm.dirty.dirtied);
+		PS_KV_SET("model_nr_written", r->mm.dirty.written);
+		PS_KV_SET("model_writeback_flushes", r->mm.dirty.flushes);
 		for (int n = 0; n < r->m->nr_nodes && n < PS_MAX_NODES && r->mm.dirty.z; n++) {
 			long file, dirty;
 

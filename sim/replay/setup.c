@@ -50,6 +50,8 @@ static void resolve_tunables(const struct ps_replay *r, struct ps_mm_tunables *t
 	t->lru_gen = r->m->lru_gen_enabled > 0 && (r->m->lru_gen_enabled & 1) && kver >= PS_KVER(6, 1, 0);
 	t->dirty_ratio = p->dirty_ratio != PS_UNSET ? p->dirty_ratio : 20;
 	t->dirty_bytes = p->dirty_bytes != PS_UNSET ? p->dirty_bytes : 0;
+	t->dirty_expire_cs = p->dirty_expire_centisecs != PS_UNSET ? p->dirty_expire_centisecs : 3000;
+	t->dirty_writeback_cs = p->dirty_writeback_centisecs != PS_UNSET ? p->dirty_writeback_centisecs : 500;
 	t->pcp_batch = p->pcp_batch;
 	t->pcp_high = p->pcp_high;
 	t->percpu_pagelist_high_fraction = p->percpu_pagelist_high_fraction != rec->percpu_pagelist_high_fraction ?
@@ -72,7 +74,9 @@ static void model_extfrag(void *ctx, const struct ps_event *ev)
 static void engine_arm(void *ctx, int what, int arg, uint64_t at)
 {
 	struct ps_replay *r = ctx;
-	int cls = what == PS_MM_TIMER_KSWAPD ? PS_TIMER_KSWAPD : PS_TIMER_RECLAIM_LOCK;
+	int cls = what == PS_MM_TIMER_KSWAPD	   ? PS_TIMER_KSWAPD :
+		  what == PS_MM_TIMER_WRITEBACK ? PS_TIMER_WRITEBACK :
+						  PS_TIMER_RECLAIM_LOCK;
 
 	if (at == PS_MM_NEVER)
 		ps_timer_cancel(&r->timers, cls, arg);

@@ -69,7 +69,7 @@ static void simulate_alloc(struct ps_replay *r, const struct ps_event *ev, struc
 	if (!r->lru_events)
 		rp_lru_from_gfp(r, z, idx, ev->order, ev->gfp);
 	else if (ev->gfp & PS_GFP_WRITE)	/* write_begin's page: page cache, dirty (its add event follows) */
-		ps_dirty_alloc(&r->mm.dirty, r->mm.gbase[z->index] + idx, z->index, ev->order, 1);
+		ps_dirty_alloc(&r->mm.dirty, r->mm.gbase[z->index] + idx, z->index, ev->order, 1, r->mm.now_ns);
 	a.pfn = z->start_pfn + idx;
 	a.cpu = cpu;
 	ps_counters_event(c, &a);

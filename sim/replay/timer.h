@@ -2,7 +2,7 @@
 /*
  * timer.h - the engine's timer queue: the model's timed activities (the
  * vmstat tick, kswapd's runs and naps, the release of a node-reclaim lock,
- * the untraced use) and the timeline's sampling tick, each due at a time of
+ * the untraced use, the flusher) and the timeline's sampling tick, each due at a time of
  * its own.
  *
  * Ordering contract, which makes a replay reproducible bit for bit:
@@ -33,6 +33,7 @@ enum ps_timer_class {
 	PS_TIMER_UNTRACED,	/* the untraced use's next share */
 	PS_TIMER_VMSTAT,	/* vmstat_update on every CPU with work queued */
 	PS_TIMER_KSWAPD,	/* arg node: kswapd's next step */
+	PS_TIMER_WRITEBACK,	/* the flusher (wb_workfn) */
 	PS_TIMER_NR
 };
 

@@ -5,7 +5,8 @@
  * events feeds all of that trace's cells, whose models are spread over up to
  * -j threads.  The reader's batches are copied into a small ring of chunks
  * that every worker of the trace reads in order; a chunk is refilled once
- * all have read it.
+ * all have read it.  Pass 1 is the same for the cells of one profile: the
+ * first of them reads it, the others take a copy (ps_replay_prepass_copy).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -39,6 +40,9 @@ struct crun {
 	struct sweep_cell *cell;
 	struct ps_replay_opts ro;
 	struct ps_replay *r;
+	const struct ps_machine *m;	/* what r models */
+	int leader;		/* the cell whose pass 1 this one copies, -1: its own */
+	int started;		/* ps_replay_start done (pass 2's workers, first thing) */
 	int failed;
 	char msg[600];
 	struct ps_kv kv;
@@ -95,6 +99,23 @@ static void *worker_main(void *arg)
 	struct group *g = wk->g;
 	uint64_t seq = 0;
 
+	/* the models, each thread its own cells' */
+	for (int i = wk->w; g->pass == 1 && i < g->nr; i += g->slots) {
+		struct crun *c = &g->runs[i];
+		char msg[512];
+
+		if (!c->failed && !(c->r = ps_replay_create(c->m, &c->ro, msg, sizeof(msg))))
+			fail(c, "%s", msg);
+	}
+	/* the start state, once every copy of pass 1 is made (group_main): before pass 2's first event */
+	for (int i = wk->w; g->pass == 2 && i < g->nr; i += g->slots) {
+		struct crun *c = &g->runs[i];
+		char msg[400];
+
+		if (!c->failed && !c->started && ps_replay_start(c->r, msg, sizeof(msg)) < 0)
+			fail(c, "initial state inconsistent: %s", msg);
+		c->started = 1;
+	}
 	for (;;) {
 		struct chunk *ch;
 
@@ -113,7 +134,8 @@ static void *worker_main(void *arg)
 			if (c->failed)
 				continue;
 			if (g->pass == 1) {
-				ps_replay_prepass(c->r, ch->ev, ch->n);
+				if (c->leader < 0)
+					ps_replay_prepass(c->r, ch->ev, ch->n);
 				continue;
 			}
 			for (int e = 0; e < ch->n; e++) {
@@ -135,14 +157,6 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&g->lock);
 		seq++;
 	}
-	if (g->pass == 1)
-		for (int i = wk->w; i < g->nr; i += g->slots) {
-			struct crun *c = &g->runs[i];
-			char msg[400];
-
-			if (!c->failed && ps_replay_start(c->r, msg, sizeof(msg)) < 0)
-				fail(c, "initial state inconsistent: %s", msg);
-		}
 	return NULL;
 }
 
@@ -339,8 +353,8 @@ static void *group_main(void *arg)
 	for (int i = 0; i < g->nr; i++) {
 		struct crun *c = &g->runs[i];
 		struct ps_error err = { { 0 } };
-		char m[512];
 
+		c->leader = -1;
 		memset(&c->ro, 0, sizeof(c->ro));
 		ps_kv_init(&c->kv);
 		if (ps_policyopt_args(&c->ro, "sweep", NULL, NULL, NULL, 0)) {
@@ -365,14 +379,30 @@ static void *group_main(void *arg)
 			fail(c, "%s: no layout of the machine it was recorded on", t->path);
 			continue;
 		}
-		c->r = ps_replay_create(&in.machine, &c->ro, m, sizeof(m));
-		if (!c->r)
-			fail(c, "%s", m);
+		c->m = &in.machine;	/* created by pass 1's workers */
+		for (int j = 0; j < i && c->leader < 0; j++)
+			if (!g->runs[j].failed && g->runs[j].leader < 0 &&
+			    ps_replay_opts_share_prepass(&g->runs[j].ro, &c->ro))
+				c->leader = j;
 	}
 	n = run_pass(g, &in, 1, msg, sizeof(msg));
 	if (n < 0) {
 		group_fail_all(g, msg);
 		goto out;
+	}
+	for (int i = 0; i < g->nr; i++) {
+		struct crun *c = &g->runs[i];
+
+		const struct crun *l = c->leader >= 0 ? &g->runs[c->leader] : NULL;
+
+		if (c->failed || !l)
+			continue;
+		if (l->failed)
+			fail(c, "pass 1 was to come from cell %s, which failed: %s", l->cell->id, l->msg);
+		else if (!ps_replay_prepass_shares(l->r, c->r))
+			fail(c, "pass 1 differs from cell %s's, whose copy it was to take", l->cell->id);
+		else if (ps_replay_prepass_copy(c->r, l->r) < 0)
+			fail(c, "%s", "out of memory");
 	}
 	atomic_store(&g->trace_events, (uint64_t)n ? (uint64_t)n : 1);
 	pthread_mutex_lock(&io_lock);

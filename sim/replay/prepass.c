@@ -6,6 +6,7 @@
  * events), and each zone's net use for --untraced-use.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/replay/engine.h"
 
@@ -174,4 +175,57 @@ void ps_replay_prepass(struct ps_replay *r, const struct ps_event *evs, int n)
 {
 	for (int i = 0; i < n; i++)
 		prepass_event(r, &evs[i]);
+}
+
+int ps_replay_opts_share_prepass(const struct ps_replay_opts *a, const struct ps_replay_opts *b)
+{
+	/* prepass_event reads the mode and, in follow mode, the profile's extfrag rule */
+	return a->mode == b->mode && a->profile == b->profile && a->traced == b->traced;
+}
+
+int ps_replay_prepass_shares(const struct ps_replay *a, const struct ps_replay *b)
+{
+	if (a->m != b->m || a->tm != b->tm || a->cross != b->cross || !ps_replay_opts_share_prepass(&a->o, &b->o) ||
+	    a->mm.nr_zones != b->mm.nr_zones || a->nr_tz != b->nr_tz ||
+	    !a->touch || !b->touch || !a->ttouch != !b->ttouch)
+		return 0;
+	for (int zi = 0; zi < a->mm.nr_zones; zi++)
+		if (a->mm.zones[zi].nr_pages != b->mm.zones[zi].nr_pages ||
+		    a->mm.zones[zi].nr_pageblocks != b->mm.zones[zi].nr_pageblocks)
+			return 0;
+	return 1;
+}
+
+int ps_replay_prepass_copy(struct ps_replay *dst, const struct ps_replay *src)
+{
+	for (int zi = 0; zi < src->mm.nr_zones; zi++) {
+		const struct ps_zone *sz = &src->mm.zones[zi];
+		struct ps_zone *dz = &dst->mm.zones[zi];
+
+		dz->present_end = sz->present_end;
+		dst->net_pages[zi] = src->net_pages[zi];
+		dst->mig_expected[zi] = src->mig_expected[zi];
+		memcpy(dst->touch[zi], src->touch[zi], sz->nr_pages);
+		memcpy(dst->pb_evidence[zi], src->pb_evidence[zi], sz->nr_pageblocks);
+		memcpy(dst->pb_changed[zi], src->pb_changed[zi], sz->nr_pageblocks);
+	}
+	for (int ti = 0; dst->ttouch && ti < src->nr_tz; ti++)
+		memcpy(dst->ttouch[ti], src->ttouch[ti], src->tz[ti].nr_pages);
+	if (src->nr_lru_pre) {
+		uint32_t *p = malloc(src->nr_lru_pre * sizeof(*p));
+
+		if (!p)
+			return -1;
+		memcpy(p, src->lru_pre, src->nr_lru_pre * sizeof(*p));
+		free(dst->lru_pre);
+		dst->lru_pre = p;
+		dst->nr_lru_pre = dst->lru_pre_cap = src->nr_lru_pre;
+	}
+	memcpy(dst->pre_in_reclaim, src->pre_in_reclaim, sizeof(dst->pre_in_reclaim));
+	dst->mig_total = src->mig_total;
+	dst->first_ns = src->first_ns;
+	dst->last_ns = src->last_ns;
+	dst->lru_events = src->lru_events;
+	dst->trace_has_comm = src->trace_has_comm;
+	return 0;
 }

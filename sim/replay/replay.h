@@ -104,6 +104,17 @@ void ps_replay_destroy(struct ps_replay *r);
 /* Pass 1: every event of the trace, in order, @n at a time. */
 void ps_replay_prepass(struct ps_replay *r, const struct ps_event *evs, int n);
 
+/*
+ * Whether replays with @a and @b of one machine make the same pass 1 of a
+ * trace (mode, profile, traced machine), and whether @a and @b (created)
+ * do.  Then pass 1 of @src (done, not yet started) may be given to @dst
+ * (no event seen) instead of its own, as a sweep's cells of one trace do:
+ * 0, or -1 out of memory.
+ */
+int ps_replay_opts_share_prepass(const struct ps_replay_opts *a, const struct ps_replay_opts *b);
+int ps_replay_prepass_shares(const struct ps_replay *a, const struct ps_replay *b);
+int ps_replay_prepass_copy(struct ps_replay *dst, const struct ps_replay *src);
+
 /* Between the passes: builds the initial free lists and pageblock types. */
 int ps_replay_start(struct ps_replay *r, char *err, int len);
 

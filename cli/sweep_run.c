@@ -392,7 +392,6 @@ static void *group_main(void *arg)
 	}
 	for (int i = 0; i < g->nr; i++) {
 		struct crun *c = &g->runs[i];
-
 		const struct crun *l = c->leader >= 0 ? &g->runs[c->leader] : NULL;
 
 		if (c->failed || !l)

@@ -114,6 +114,7 @@ void ps_dirty_alloc(struct ps_dirty *d, uint64_t g, int zi, int order, int dirty
 	if (dirty) {
 		d->z[zi].dirty += (long)n;
 		d->dirtied += n;
+		d->last_dirtied_ns = now;
 	}
 }
 
@@ -235,15 +236,24 @@ static long write_old(struct ps_dirty *d, uint16_t now_s, long min_age)
 
 uint64_t ps_wb_workfn(struct ps_dirty *d, uint64_t now)
 {
+	uint64_t iv = (uint64_t)d->writeback_cs * (NS_PER_SEC / 100), expire = (uint64_t)d->expire_cs * (NS_PER_SEC / 100);
 	long n = 0;
 
 	if (!d->z || now < d->next_flush)
 		return d->z ? d->next_flush : UINT64_MAX;
-	if (now - d->base_ns >= (uint64_t)d->expire_cs * (NS_PER_SEC / 100))
+	/*
+	 * The runs due up to @now, as one: the last of them writes what all
+	 * would have (a gap in the trace of any length costs one run)
+	 */
+	if (iv && now - d->next_flush >= iv)
+		now = d->next_flush + (now - d->next_flush) / iv * iv;
+	if (now - d->base_ns >= expire)
 		n += write_start_dirty(d);
-	n += write_old(d, second_of(d, now), d->expire_cs / 100);
+	/* every page expired (and ages past 2^16 s, which second_of() folds, with them) */
+	n += write_old(d, second_of(d, now),
+			 now >= d->last_dirtied_ns && now - d->last_dirtied_ns >= expire ? 0 : d->expire_cs / 100);
 	d->flushes += n > 0;
-	d->next_flush = d->writeback_cs > 0 ? now + (uint64_t)d->writeback_cs * (NS_PER_SEC / 100) : UINT64_MAX;
+	d->next_flush = iv && now <= UINT64_MAX - iv ? now + iv : UINT64_MAX;
 	return d->next_flush;
 }
 

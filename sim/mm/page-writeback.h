@@ -40,6 +40,7 @@ struct ps_dirty {
 	uint64_t *file, *dirty;		/* bitmaps over the model's global page index */
 	uint16_t *when;			/* per page: the second it was dirtied, from base_ns, mod 2^16 */
 	uint64_t base_ns;		/* second 0: the trace's first event */
+	uint64_t last_dirtied_ns;	/* the latest page dirtied */
 	uint64_t next_flush;		/* when the periodic flush is due (UINT64_MAX: none) */
 	struct ps_dirty_zone {
 		long file, dirty;	/* NR_*_FILE, NR_FILE_DIRTY + NR_WRITEBACK */
@@ -93,7 +94,10 @@ void ps_dirty_node(const struct ps_dirty *d, const struct ps_zone *zones, int no
 /* Whether zone @zi may take a dirty page: its node (4.8+) or itself is within its limit. */
 int ps_dirty_ok(const struct ps_dirty *d, const struct ps_zone *zones, int zi);
 
-/* The flusher at @now: the periodic flush if due.  Returns when it is next due (UINT64_MAX: never). */
+/*
+ * The flusher at @now: the periodic flush if due (of the runs due by @now,
+ * the last).  Returns when it is next due (UINT64_MAX: never).
+ */
 uint64_t ps_wb_workfn(struct ps_dirty *d, uint64_t now);
 
 #endif

@@ -273,7 +273,7 @@ static void run_timers(struct ps_replay *r, uint64_t now)
 			ps_kswapd_run(&r->mm, t.arg, now);
 			break;
 		case PS_TIMER_WRITEBACK:
-			ps_mm_writeback(&r->mm, t.at);
+			ps_mm_writeback(&r->mm, now);
 			break;
 		}
 	}

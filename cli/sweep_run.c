@@ -42,7 +42,6 @@ struct crun {
 	struct ps_replay *r;
 	const struct ps_machine *m;	/* what r models */
 	int leader;		/* the cell whose pass 1 this one copies, -1: its own */
-	int started;		/* ps_replay_start done (pass 2's workers, first thing) */
 	int failed;
 	char msg[600];
 	struct ps_kv kv;
@@ -112,9 +111,8 @@ static void *worker_main(void *arg)
 		struct crun *c = &g->runs[i];
 		char msg[400];
 
-		if (!c->failed && !c->started && ps_replay_start(c->r, msg, sizeof(msg)) < 0)
+		if (!c->failed && ps_replay_start(c->r, msg, sizeof(msg)) < 0)
 			fail(c, "initial state inconsistent: %s", msg);
-		c->started = 1;
 	}
 	for (;;) {
 		struct chunk *ch;

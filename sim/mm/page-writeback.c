@@ -75,10 +75,15 @@ void ps_writeback_init(struct ps_dirty *d, long expire_cs, long writeback_cs)
 	d->writeback_cs = writeback_cs;
 }
 
+static inline uint64_t cs_to_ns(long cs)
+{
+	return (uint64_t)cs * (NS_PER_SEC / 100);
+}
+
 void ps_writeback_start(struct ps_dirty *d, uint64_t start_ns)
 {
 	d->base_ns = start_ns;
-	d->next_flush = d->writeback_cs > 0 ? start_ns + (uint64_t)d->writeback_cs * (NS_PER_SEC / 100) : UINT64_MAX;
+	d->next_flush = d->writeback_cs > 0 ? start_ns + cs_to_ns(d->writeback_cs) : UINT64_MAX;
 }
 
 /* The second of @now, from the trace's start, mod 2^16 (ages stay below 2^15 s: policy.c's range). */
@@ -236,7 +241,7 @@ static long write_old(struct ps_dirty *d, uint16_t now_s, long min_age)
 
 uint64_t ps_wb_workfn(struct ps_dirty *d, uint64_t now)
 {
-	uint64_t iv = (uint64_t)d->writeback_cs * (NS_PER_SEC / 100), expire = (uint64_t)d->expire_cs * (NS_PER_SEC / 100);
+	uint64_t iv = cs_to_ns(d->writeback_cs), expire = cs_to_ns(d->expire_cs);
 	long n = 0;
 
 	if (!d->z || now < d->next_flush)

@@ -13,14 +13,18 @@
 #include "trace/reader-local.h"
 #include "check.h"
 
+/* the fields every event's format opens with */
+#define COMMON_FIELDS \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+
 static const char sched_fmt[] =
 	"name: sched_process_free\n"
 	"ID: 370\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	COMMON_FIELDS
 	"\n"
 	"\tfield:__data_loc char[] comm;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
@@ -32,10 +36,7 @@ static const char kmem_fmt[] =
 	"name: mm_page_free\n"
 	"ID: 655\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	COMMON_FIELDS
 	"\n"
 	"\tfield:unsigned long pfn;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:unsigned int order;\toffset:16;\tsize:4;\tsigned:0;\n"

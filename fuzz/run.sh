@@ -2,12 +2,16 @@
 # fuzz/run.sh - runs each libFuzzer target for a bounded time, seeded from
 # fuzz/corpus/TARGET (read only: new inputs go to a scratch corpus).
 #
-#   fuzz/run.sh [-t SECONDS | -n RUNS] [-l BYTES] [-u] [-k] [-m] [TARGET...]
+#   fuzz/run.sh [-t SECONDS | -n RUNS] [-p PROCS] [-l BYTES] [-u] [-k] [-m] [TARGET...]
 #                                        default: 45 s each, every target
 #
 #   -t SECONDS  time per target (CI: 45; a longer run: -t 1200)
 #   -n RUNS     executions per target instead of a time (the 10-million run:
 #               fuzz/run.sh -u -n 10000000)
+#   -p PROCS    PROCS fuzzer processes per target at once, sharing one
+#               scratch corpus, each with RUNS/PROCS executions (or the
+#               time): the figures are their sums (the 10-million run on
+#               this 2-CPU machine: fuzz/run.sh -u -p 2 -n 10000000 replay)
 #   -l BYTES    the longest input libFuzzer makes (default 65536)
 #   -u          the UBSan-only build (build-fuzz-ubsan): 3-4x the executions
 #               per second of ASan+UBSan, for long runs
@@ -20,17 +24,18 @@
 # did it is kept in fuzz/crashes/ (reproduce: build-fuzz/fuzz/TARGET FILE).
 set -u
 cd "$(dirname "$0")/.."
-secs=45 runs= keep= md= san=address,undefined B=${FUZZ_BUILD:-build-fuzz} maxlen=65536
+secs=45 runs= procs=1 keep= md= san=address,undefined B=${FUZZ_BUILD:-build-fuzz} maxlen=65536
 for a in "$@"; do shift; [ "$a" = --markdown ] && a=-m; set -- "$@" "$a"; done
-while getopts t:n:l:ukm o; do
+while getopts t:n:p:l:ukm o; do
 	case $o in
 	t) secs=$OPTARG ;;
 	n) runs=$OPTARG secs=0 ;;
+	p) procs=$OPTARG ;;
 	u) san=undefined B=${FUZZ_BUILD:-build-fuzz-ubsan} ;;
 	l) maxlen=$OPTARG ;;
 	k) keep=1 ;;
 	m) md=1 ;;
-	*) echo "usage: fuzz/run.sh [-t SECONDS | -n RUNS] [-l BYTES] [-u] [-k] [-m] [TARGET...]" >&2; exit 2 ;;
+	*) echo "usage: fuzz/run.sh [-t SECONDS | -n RUNS] [-p PROCS] [-l BYTES] [-u] [-k] [-m] [TARGET...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -60,12 +65,20 @@ for t in $targets; do
 	case $t in replay | lock) dict="$dict -entropic=0" ;; esac
 	# shellcheck disable=SC2086
 	start=$(date +%s)
-	nice -n 10 "$B/fuzz/fuzz_$t" -max_total_time="$secs" ${runs:+-runs=$runs} -timeout=10 -rss_limit_mb=2048 \
-		-max_len="$maxlen" -print_final_stats=1 -artifact_prefix="fuzz/crashes/$t-" $dict \
-		"$work/$t" "fuzz/corpus/$t" > "$work/$t.log" 2>&1
-	rc=$?
-	nexec=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$t.log")
-	time=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/$t.log")
+	rc=0 pids=
+	for i in $(seq "$procs"); do
+		# shellcheck disable=SC2086
+		nice -n 10 "$B/fuzz/fuzz_$t" -max_total_time="$secs" ${runs:+-runs=$((runs / procs))} -timeout=10 \
+			-rss_limit_mb=2048 -max_len="$maxlen" -print_final_stats=1 -artifact_prefix="fuzz/crashes/$t-" $dict \
+			"$work/$t" "fuzz/corpus/$t" > "$work/$t.$i.log" 2>&1 &
+		pids="$pids $!"
+	done
+	for p in $pids; do
+		wait "$p" || rc=$?
+	done
+	cat "$work/$t".*.log > "$work/$t.log"
+	nexec=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$t.log" | awk '{ n += $1 } END { print n }')
+	time=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/$t.log" | awk '{ n += $1 } END { print n }')
 	ncorp=$(ls "$work/$t" | wc -l)
 	took=$(($(date +%s) - start))
 	if [ -n "$md" ]; then

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/bytescan.h"
 #include "sim/mm/buddy.h"
 #include "sim/mm/watermark.h"
 
@@ -66,21 +67,19 @@ int ps_zone_create(struct ps_zone *z, const struct ps_zone_desc *d, int index,
 	memcpy(z->lowmem_reserve, d->lowmem_reserve, sizeof(z->lowmem_reserve));
 	z->next = malloc(n * sizeof(uint32_t));
 	z->prev = malloc(n * sizeof(uint32_t));
-	z->state = calloc(n, 1);
+	z->state = malloc(n);
 	z->mt = calloc(n, 1);
 	z->pb_mt = malloc(z->nr_pageblocks);
 	if (!z->next || !z->prev || !z->state || !z->mt || !z->pb_mt) {
 		ps_zone_destroy(z);
 		return -1;
 	}
-	for (uint64_t i = 0; i < n; i++)
-		z->state[i] = PG_STATE(PG_ALLOC, 1, 0);
-	/* pages outside the zone's span: allocated for good, marked with type 0xff */
-	for (uint64_t i = 0; i < n; i++)
-		if (base + i < d->start_pfn || base + i >= d->start_pfn + d->spanned)
-			z->mt[i] = 0xff;
+	memset(z->state, PG_STATE(PG_ALLOC, 1, 0), n);
 	z->span_start = d->start_pfn - base;
 	z->span_end = d->start_pfn + d->spanned - base;
+	/* pages outside the zone's span: allocated for good, marked with type 0xff */
+	memset(z->mt, 0xff, z->span_start);
+	memset(z->mt + z->span_end, 0xff, n - z->span_end);
 	/* holes are not recorded: the present pages are taken to be the first ones */
 	z->present_end = z->span_start + (d->present && d->present < d->spanned ? d->present : d->spanned);
 	memset(z->pb_mt, PS_MT_MOVABLE, z->nr_pageblocks);
@@ -769,6 +768,11 @@ int ps_zone_check(const struct ps_zone *z, char *msg, int len)
 		uint8_t s = z->state[p];
 		int o = PG_ORDER(s), k = PG_KIND(s);
 
+		if (s == PG_STATE(PG_ALLOC, 1, 0)) {
+			/* a run of allocated order-0 pages (most of a zone's holes) */
+			p = ps_bytes_skip(z->state, p, z->nr_pages, s);
+			continue;
+		}
 		if (!(s & PG_HEAD)) {
 			snprintf(msg, len, "zone %d: page %u is not covered by a block head", z->index, p);
 			return -1;

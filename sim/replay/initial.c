@@ -19,6 +19,7 @@
  *    counts: missing UNMOVABLE and RECLAIMABLE blocks go to the lowest
  *    blocks without evidence, the rest are MOVABLE.  See docs/replay.md.
  */
+#include "lib/bytescan.h"
 #include "sim/replay/engine.h"
 
 static void assign_pageblocks(struct ps_replay *r, int zi)
@@ -118,11 +119,20 @@ void rp_build_zone(struct ps_replay *r, int zi)
 
 	assign_pageblocks(r, zi);
 	/* every page allocated at first, typed like its block */
-	for (uint32_t i = z->span_start; i < z->span_end; i++)
-		z->mt[i] = ps_pageblock_mt(z, i);
+	for (uint32_t i = z->span_start, end; i < z->span_end; i = end) {
+		end = ((i >> z->pageblock_order) + 1) << z->pageblock_order;
+		if (end > z->span_end)
+			end = z->span_end;
+		memset(z->mt + i, ps_pageblock_mt(z, i), end - i);
+	}
 	/* pages the trace shows free at the start */
 	for (uint32_t i = z->span_start; i < z->span_end; i++) {
-		int c = T_CLASS(t[i]), on_pcp = !simulate && (c == T_PCP_ALLOC || c == T_DRAIN);
+		int c, on_pcp;
+
+		if (!t[i] && (i = ps_bytes_skip(t, i, z->span_end, 0)) == z->span_end)
+			break;	/* untouched pages stay allocated */
+		c = T_CLASS(t[i]);
+		on_pcp = !simulate && (c == T_PCP_ALLOC || c == T_DRAIN);
 
 		if (c == T_BUDDY || (simulate && (c == T_PCP_ALLOC || c == T_DRAIN))) {
 			ps_free_one_page(z, i, 0, ps_pageblock_mt(z, i), 0);

@@ -5,6 +5,7 @@
  * the mode's work.  The model is built in setup.c; the modes' work is in
  * follow.c and simulate.c (engine.h lists the files).
  */
+#include "lib/bytescan.h"
 #include "sim/mm/compaction.h"
 #include "sim/mm/lock.h"
 #include "sim/mm/vmscan.h"
@@ -203,14 +204,18 @@ int ps_replay_start(struct ps_replay *r, char *err, int len)
 		 * reclaimed (rp_reclaimed), so that the trace's later free of it
 		 * is absorbed rather than freeing the model's page a second time.
 		 */
-		for (int zi = 0; zi < r->mm.nr_zones; zi++)
-			for (uint32_t i = 0; i < r->mm.zones[zi].nr_pages; i++)
-				if (T_CLASS(r->touch[zi][i]) == T_FREED) {
+		for (int zi = 0; zi < r->mm.nr_zones; zi++) {
+			const uint8_t *t = r->touch[zi];
+			uint32_t n = r->mm.zones[zi].nr_pages;
+
+			for (uint32_t i = ps_bytes_skip(t, 0, n, 0); i < n; i = ps_bytes_skip(t, i + 1, n, 0))
+				if (T_CLASS(t[i]) == T_FREED) {
 					uint64_t g = r->mm.gbase[zi] + i;
 
 					r->map[g] = (uint32_t)(g + 1);
 					r->owner[g] = (uint32_t)(g + 1);
 				}
+		}
 	}
 	rp_free_pass1(r);
 	for (int zi = 0; zi < r->mm.nr_zones; zi++)

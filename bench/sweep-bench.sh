@@ -26,7 +26,6 @@ for w in $wsf; do
 done
 EOS
 cat > "$tmp/sweep.sh" <<EOS
-rm -rf "$tmp/s"
 "$pagesim" sweep -q -j "$jobs" -o "$tmp/s" --set vm.watermark_scale_factor=$(echo $wsf | tr ' ' ,) \\
 	--set vm.zone_reclaim_mode=0,1 "$trace" > /dev/null
 EOS
@@ -34,6 +33,7 @@ mkdir -p "$tmp/r"
 : > "$tmp/times"
 for i in $(seq "$rounds"); do
 	/usr/bin/time -f "%e %U %S" -o "$tmp/ta" sh "$tmp/replays.sh"
+	rm -rf "$tmp/s"	# a fresh sweep each round, the old one removed outside the timing
 	/usr/bin/time -f "%e %U %S" -o "$tmp/tb" sh "$tmp/sweep.sh"
 	awk 'FNR == 1 { w[++n] = $1; c[n] = $2 + $3 } END { printf "%.3f %.3f %.3f %.3f\n", w[1], w[2], c[1], c[2] }' \
 		"$tmp/ta" "$tmp/tb" >> "$tmp/times"

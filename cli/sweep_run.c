@@ -60,6 +60,7 @@ struct group {
 	struct chunk *chunks;
 	uint64_t produced;
 	int eof, pass;
+	int copying;		/* pass 2: workers yet to take their cells' copies of pass 1 */
 	/* progress */
 	_Atomic uint64_t events_done;	/* pass 2: events times cells */
 	_Atomic uint64_t trace_events;	/* known after pass 1 (0 before) */
@@ -92,6 +93,21 @@ static void fail(struct crun *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Pass 1 for a cell that shares its leader's: a copy of it. */
+static void copy_pass1(struct group *g, struct crun *c)
+{
+	const struct crun *l = c->leader >= 0 ? &g->runs[c->leader] : NULL;
+
+	if (c->failed || !l)
+		return;
+	if (l->failed)
+		fail(c, "pass 1 was to come from cell %s, which failed: %s", l->cell->id, l->msg);
+	else if (!ps_replay_prepass_shares(l->r, c->r))
+		fail(c, "pass 1 differs from cell %s's, whose copy it was to take", l->cell->id);
+	else if (ps_replay_prepass_copy(c->r, l->r) < 0)
+		fail(c, "%s", "out of memory");
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *wk = arg;
@@ -106,13 +122,23 @@ static void *worker_main(void *arg)
 		if (!c->failed && !(c->r = ps_replay_create(c->m, &c->ro, msg, sizeof(msg))))
 			fail(c, "%s", msg);
 	}
-	/* the start state, once every copy of pass 1 is made (group_main): before pass 2's first event */
-	for (int i = wk->w; g->pass == 2 && i < g->nr; i += g->slots) {
-		struct crun *c = &g->runs[i];
-		char msg[400];
+	if (g->pass == 2) {
+		/* pass 1's copies, then the start states: a leader's start frees what its copies are taken from */
+		for (int i = wk->w; i < g->nr; i += g->slots)
+			copy_pass1(g, &g->runs[i]);
+		pthread_mutex_lock(&g->lock);
+		if (--g->copying == 0)
+			pthread_cond_broadcast(&g->more);
+		while (g->copying > 0)
+			pthread_cond_wait(&g->more, &g->lock);
+		pthread_mutex_unlock(&g->lock);
+		for (int i = wk->w; i < g->nr; i += g->slots) {
+			struct crun *c = &g->runs[i];
+			char msg[400];
 
-		if (!c->failed && ps_replay_start(c->r, msg, sizeof(msg)) < 0)
-			fail(c, "initial state inconsistent: %s", msg);
+			if (!c->failed && ps_replay_start(c->r, msg, sizeof(msg)) < 0)
+				fail(c, "initial state inconsistent: %s", msg);
+		}
 	}
 	for (;;) {
 		struct chunk *ch;
@@ -155,6 +181,15 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&g->lock);
 		seq++;
 	}
+	/* the counters, and the model's memory back, on the thread that used it */
+	for (int i = wk->w; g->pass == 2 && i < g->nr; i += g->slots) {
+		struct crun *c = &g->runs[i];
+
+		if (!c->failed && ps_replay_counters(c->r, &c->kv) < 0)
+			fail(c, "%s", "out of memory");
+		ps_replay_destroy(c->r);
+		c->r = NULL;
+	}
 	return NULL;
 }
 
@@ -171,6 +206,7 @@ static int64_t run_pass(struct group *g, struct ps_input *in, int pass, char *ms
 	g->pass = pass;
 	g->produced = 0;
 	g->eof = 0;
+	g->copying = nw;
 	for (int i = 0; i < NR_CHUNKS; i++)
 		g->chunks[i].refs = 0;
 	for (int w = 0; w < nw; w++) {
@@ -186,6 +222,7 @@ static int64_t run_pass(struct group *g, struct ps_input *in, int pass, char *ms
 		snprintf(msg, len, "cannot start threads: %s", strerror(errno));
 		pthread_mutex_lock(&g->lock);
 		g->eof = 1;
+		g->copying = 0;
 		pthread_cond_broadcast(&g->more);
 		pthread_mutex_unlock(&g->lock);
 		for (int w = 0; w < nw; w++)
@@ -223,8 +260,11 @@ static int64_t run_pass(struct group *g, struct ps_input *in, int pass, char *ms
 				*d = evs[i];
 				if (d->comm) {
 					if (d->comm != last_src) {
+						size_t l = strnlen(d->comm, COMM_LEN - 1);
+
 						last_src = d->comm;
-						snprintf(ch->comm[ch->n], COMM_LEN, "%s", d->comm);
+						memcpy(ch->comm[ch->n], d->comm, l);
+						ch->comm[ch->n][l] = 0;
 						last_dst = ch->comm[ch->n];
 					}
 					d->comm = last_dst;
@@ -388,19 +428,6 @@ static void *group_main(void *arg)
 		group_fail_all(g, msg);
 		goto out;
 	}
-	for (int i = 0; i < g->nr; i++) {
-		struct crun *c = &g->runs[i];
-		const struct crun *l = c->leader >= 0 ? &g->runs[c->leader] : NULL;
-
-		if (c->failed || !l)
-			continue;
-		if (l->failed)
-			fail(c, "pass 1 was to come from cell %s, which failed: %s", l->cell->id, l->msg);
-		else if (!ps_replay_prepass_shares(l->r, c->r))
-			fail(c, "pass 1 differs from cell %s's, whose copy it was to take", l->cell->id);
-		else if (ps_replay_prepass_copy(c->r, l->r) < 0)
-			fail(c, "%s", "out of memory");
-	}
 	atomic_store(&g->trace_events, (uint64_t)n ? (uint64_t)n : 1);
 	pthread_mutex_lock(&io_lock);
 	if (g->tty)
@@ -433,10 +460,7 @@ static void *group_main(void *arg)
 		for (int i = 0; i < g->nr; i++) {
 			struct crun *c = &g->runs[i];
 
-			if (c->failed)
-				continue;
-			if (ps_replay_counters(c->r, &c->kv) < 0 ||
-			    ps_kv_set(&c->kv, "events_lost", (int64_t)(st->lost_events + st->lost_overwritten)) < 0)
+			if (!c->failed && ps_kv_set(&c->kv, "events_lost", (int64_t)(st->lost_events + st->lost_overwritten)) < 0)
 				fail(c, "%s", "out of memory");
 		}
 	}

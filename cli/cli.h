@@ -74,6 +74,8 @@ struct ps_out {
 	char *path;		/* as given, for messages */
 	char *real;		/* the file replaced: links followed, directory resolved */
 	char *tmp;
+	int synced;		/* ps_out_sync() has flushed and synced it (1), or failed (-1) */
+	int sync_errno;
 };
 
 int ps_out_open(struct ps_out *o, const char *path, struct ps_error *err);
@@ -83,6 +85,12 @@ void ps_note_input(const char *path);
 void ps_note_sysroot(const char *dir);
 /* Flushes, checks for write errors (a full disk) and renames; 0 or -1. */
 int ps_out_commit(struct ps_out *o, struct ps_error *err);
+/*
+ * The flush and fsync of ps_out_commit() alone, which touch no state but
+ * @o's: threads may sync their files at once, then commit one at a time.
+ * 0, or -1 (the file is left for ps_out_commit() to report and remove).
+ */
+int ps_out_sync(struct ps_out *o);
 /* Removes the temporary file. */
 void ps_out_abort(struct ps_out *o);
 

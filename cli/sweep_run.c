@@ -43,6 +43,7 @@ struct crun {
 	const struct ps_machine *m;	/* what r models */
 	int leader;		/* the cell whose pass 1 this one copies, -1: its own */
 	int failed;
+	int written;		/* its counters are in its file */
 	char msg[600];
 	struct ps_kv kv;
 };
@@ -60,7 +61,9 @@ struct group {
 	struct chunk *chunks;
 	uint64_t produced;
 	int eof, pass;
+	int complete;		/* the pass read the whole trace */
 	int copying;		/* pass 2: workers yet to take their cells' copies of pass 1 */
+	struct ps_input *in;	/* pass 2's: the reader's lost-event counts */
 	/* progress */
 	_Atomic uint64_t events_done;	/* pass 2: events times cells */
 	_Atomic uint64_t trace_events;	/* known after pass 1 (0 before) */
@@ -91,6 +94,41 @@ static void fail(struct crun *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(c->msg, sizeof(c->msg), fmt, ap);
 	va_end(ap);
+}
+
+/* The counters of @c to its file: the file is synced outside io_lock, so that workers sync theirs at once. */
+static int write_cell(const struct sweep *s, const struct crun *c)
+{
+	struct ps_error err = { { 0 } };
+	const struct sweep_cell *cell = c->cell;
+	const struct sweep_trace *t = &s->traces[cell->trace];
+	struct ps_out out;
+	char *path = sweep_output_path(s, cell, 0);
+	int ret;
+
+	pthread_mutex_lock(&io_lock);
+	if (!path || ps_out_open(&out, path, &err) < 0) {
+		ps_error("%s", path ? err.msg : "out of memory");
+		pthread_mutex_unlock(&io_lock);
+		free(path);
+		return -1;
+	}
+	pthread_mutex_unlock(&io_lock);
+	fprintf(out.f, "# pagesim %s sweep cell %s\n", PAGESIM_VERSION, cell->id);
+	fprintf(out.f, "# trace %.160s sha256 %s\n", t->name, t->sha256);
+	fprintf(out.f, "# mode %s\n", s->simulate ? "simulate" : "follow");
+	fprintf(out.f, "# label %.200s\n", cell->label);
+	for (int k = 0; k < ps_policyopt_nr_keys(); k++)
+		fprintf(out.f, "# policy %s %s\n", ps_policyopt_key(k), cell->values[k]);
+	ps_print_kv_vmstat(out.f, &c->kv);
+	ps_out_sync(&out);	/* its failure is ps_out_commit()'s to report */
+	pthread_mutex_lock(&io_lock);
+	ret = ps_out_commit(&out, &err);
+	if (ret < 0)
+		ps_error("%s", err.msg);
+	pthread_mutex_unlock(&io_lock);
+	free(path);
+	return ret;
 }
 
 /* Pass 1 for a cell that shares its leader's: a copy of it. */
@@ -181,14 +219,22 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&g->lock);
 		seq++;
 	}
-	/* the counters, and the model's memory back, on the thread that used it */
-	for (int i = wk->w; g->pass == 2 && i < g->nr; i += g->slots) {
+	/* the counters, the model's memory back and the file, on the thread that used them */
+	for (int i = wk->w; g->pass == 2 && g->complete && i < g->nr; i += g->slots) {
 		struct crun *c = &g->runs[i];
+		const struct ps_reader_stats *st = ps_reader_stats(g->in->reader);
 
-		if (!c->failed && ps_replay_counters(c->r, &c->kv) < 0)
+		if (!c->failed && (ps_replay_counters(c->r, &c->kv) < 0 ||
+				   ps_kv_set(&c->kv, "events_lost", (int64_t)(st->lost_events + st->lost_overwritten)) < 0))
 			fail(c, "%s", "out of memory");
 		ps_replay_destroy(c->r);
 		c->r = NULL;
+		if (!c->failed) {
+			if (write_cell(g->s, c) < 0)
+				fail(c, "cannot write the counters of cell %s", c->cell->id);
+			else
+				c->written = 1;
+		}
 	}
 	return NULL;
 }
@@ -206,6 +252,7 @@ static int64_t run_pass(struct group *g, struct ps_input *in, int pass, char *ms
 	g->pass = pass;
 	g->produced = 0;
 	g->eof = 0;
+	g->complete = 0;
 	g->copying = nw;
 	for (int i = 0; i < NR_CHUNKS; i++)
 		g->chunks[i].refs = 0;
@@ -285,6 +332,7 @@ static int64_t run_pass(struct group *g, struct ps_input *in, int pass, char *ms
 	}
 	pthread_mutex_lock(&g->lock);
 	g->eof = 1;
+	g->complete = rc == 0;
 	pthread_cond_broadcast(&g->more);
 	pthread_mutex_unlock(&g->lock);
 	for (int w = 0; w < nw; w++)
@@ -294,34 +342,6 @@ static int64_t run_pass(struct group *g, struct ps_input *in, int pass, char *ms
 		return -1;
 	}
 	return total;
-}
-
-static int write_cell(const struct sweep *s, const struct crun *c)
-{
-	struct ps_error err = { { 0 } };
-	const struct sweep_cell *cell = c->cell;
-	const struct sweep_trace *t = &s->traces[cell->trace];
-	struct ps_out out;
-	char *path = sweep_output_path(s, cell, 0);
-	int ret;
-
-	if (!path || ps_out_open(&out, path, &err) < 0) {
-		ps_error("%s", path ? err.msg : "out of memory");
-		free(path);
-		return -1;
-	}
-	fprintf(out.f, "# pagesim %s sweep cell %s\n", PAGESIM_VERSION, cell->id);
-	fprintf(out.f, "# trace %.160s sha256 %s\n", t->name, t->sha256);
-	fprintf(out.f, "# mode %s\n", s->simulate ? "simulate" : "follow");
-	fprintf(out.f, "# label %.200s\n", cell->label);
-	for (int k = 0; k < ps_policyopt_nr_keys(); k++)
-		fprintf(out.f, "# policy %s %s\n", ps_policyopt_key(k), cell->values[k]);
-	ps_print_kv_vmstat(out.f, &c->kv);
-	ret = ps_out_commit(&out, &err);
-	if (ret < 0)
-		ps_error("%s", err.msg);
-	free(path);
-	return ret;
 }
 
 static void write_err(const struct sweep *s, const struct crun *c)
@@ -449,30 +469,20 @@ static void *group_main(void *arg)
 		group_fail_all(g, msg);
 		goto out;
 	}
-	/* pass 2: the replay */
-	if (run_pass(g, &in, 2, msg, sizeof(msg)) < 0) {
+	/* pass 2: the replay; each worker writes its cells' files */
+	g->in = &in;
+	if (run_pass(g, &in, 2, msg, sizeof(msg)) < 0)
 		group_fail_all(g, msg);
-		goto out;
-	}
-	{
-		const struct ps_reader_stats *st = ps_reader_stats(in.reader);
-
-		for (int i = 0; i < g->nr; i++) {
-			struct crun *c = &g->runs[i];
-
-			if (!c->failed && ps_kv_set(&c->kv, "events_lost", (int64_t)(st->lost_events + st->lost_overwritten)) < 0)
-				fail(c, "%s", "out of memory");
-		}
-	}
 out:
+	for (int i = 0; i < g->nr; i++)
+		if (!g->runs[i].failed && !g->runs[i].written)
+			fail(&g->runs[i], "%s", "not replayed");	/* every cell that ran is written by its worker */
 	pthread_mutex_lock(&io_lock);
 	if (open)
 		ps_input_close(&in);
 	for (int i = 0; i < g->nr; i++) {
 		struct crun *c = &g->runs[i];
 
-		if (!c->failed && write_cell(s, c) < 0)
-			fail(c, "cannot write the counters of cell %s", c->cell->id);
 		if (c->failed) {
 			write_err(s, c);
 			g->nr_failed++;

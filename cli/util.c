@@ -384,11 +384,12 @@ int ps_out_open(struct ps_out *o, const char *path, struct ps_error *err)
 
 int ps_out_commit(struct ps_out *o, struct ps_error *err)
 {
-	int bad;
+	int e = 0;
 
 	if (!o->tmp) {
-		int failed = fflush(o->f) != 0 || ferror(o->f), e = errno;
+		int failed = fflush(o->f) != 0 || ferror(o->f);
 
+		e = errno;
 		if (o->f != stdout && fclose(o->f) != 0 && !failed) {
 			failed = 1;
 			e = errno;
@@ -400,19 +401,22 @@ int ps_out_commit(struct ps_out *o, struct ps_error *err)
 		o->path = NULL;
 		return failed ? -1 : 0;
 	}
-	bad = fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0;
-	if (bad) {
-		int e = errno;
-
-		ps_out_abort(o);
-		return ps_err(err, "cannot write '%s': %s; nothing was written", o->path, strerror(e));
-	}
-	if (fclose(o->f) != 0 || rename(o->tmp, o->real) != 0) {
-		int e = errno;
-
+	if (!o->synced)
+		ps_out_sync(o);
+	if (o->synced < 0)
+		e = o->sync_errno;
+	else if (fclose(o->f) != 0)
+		e = errno;
+	else if ((o->f = NULL, rename(o->tmp, o->real) != 0))
+		e = errno;
+	if (e) {
+		/* the message before ps_out_abort(), which forgets the path */
+		ps_err(err, "cannot write '%s': %s; nothing was written", o->path, strerror(e));
+		if (o->synced < 0)
+			fclose(o->f);
 		o->f = NULL;
 		ps_out_abort(o);
-		return ps_err(err, "cannot write '%s': %s; nothing was written", o->path, strerror(e));
+		return -1;
 	}
 	o->f = NULL;
 	tmp_track(o->tmp, 0);
@@ -420,6 +424,20 @@ int ps_out_commit(struct ps_out *o, struct ps_error *err)
 	free(o->path);
 	free(o->real);
 	o->tmp = o->path = o->real = NULL;
+	return 0;
+}
+
+int ps_out_sync(struct ps_out *o)
+{
+	if (!o->tmp)
+		return 0;	/* written in place: ps_out_commit() flushes it */
+	errno = 0;
+	if (fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0) {
+		o->synced = -1;
+		o->sync_errno = errno ? errno : EIO;	/* ferror() of an earlier write sets none */
+		return -1;
+	}
+	o->synced = 1;
 	return 0;
 }
 

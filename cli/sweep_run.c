@@ -131,6 +131,31 @@ static int write_cell(const struct sweep *s, const struct crun *c)
 	return ret;
 }
 
+/*
+ * The cells of worker @w: dealt out in rows of one per worker, every
+ * other row in reverse (0 1 1 0 0 1 ...), so that where the cost of a
+ * cell follows an axis of the sweep (zone_reclaim_mode 0 and 1 taking
+ * turns) each worker gets a share of both.
+ */
+static int cell_worker(const struct group *g, int i)
+{
+	int col = i % g->slots;
+
+	return (i / g->slots) % 2 ? g->slots - 1 - col : col;
+}
+
+static int next_cell(const struct group *g, int w, int i)
+{
+	while (++i < g->nr && cell_worker(g, i) != w)
+		;
+	return i;
+}
+
+static int first_cell(const struct group *g, int w)
+{
+	return next_cell(g, w, -1);
+}
+
 /* Pass 1 for a cell that shares its leader's: a copy of it. */
 static void copy_pass1(struct group *g, struct crun *c)
 {
@@ -153,7 +178,7 @@ static void *worker_main(void *arg)
 	uint64_t seq = 0;
 
 	/* the models, each thread its own cells' */
-	for (int i = wk->w; g->pass == 1 && i < g->nr; i += g->slots) {
+	for (int i = first_cell(g, wk->w); g->pass == 1 && i < g->nr; i = next_cell(g, wk->w, i)) {
 		struct crun *c = &g->runs[i];
 		char msg[512];
 
@@ -162,7 +187,7 @@ static void *worker_main(void *arg)
 	}
 	if (g->pass == 2) {
 		/* pass 1's copies, then the start states: a leader's start frees what its copies are taken from */
-		for (int i = wk->w; i < g->nr; i += g->slots)
+		for (int i = first_cell(g, wk->w); i < g->nr; i = next_cell(g, wk->w, i))
 			copy_pass1(g, &g->runs[i]);
 		pthread_mutex_lock(&g->lock);
 		if (--g->copying == 0)
@@ -170,7 +195,7 @@ static void *worker_main(void *arg)
 		while (g->copying > 0)
 			pthread_cond_wait(&g->more, &g->lock);
 		pthread_mutex_unlock(&g->lock);
-		for (int i = wk->w; i < g->nr; i += g->slots) {
+		for (int i = first_cell(g, wk->w); i < g->nr; i = next_cell(g, wk->w, i)) {
 			struct crun *c = &g->runs[i];
 			char msg[400];
 
@@ -190,7 +215,7 @@ static void *worker_main(void *arg)
 		}
 		pthread_mutex_unlock(&g->lock);
 		ch = &g->chunks[seq % NR_CHUNKS];
-		for (int i = wk->w; i < g->nr; i += g->slots) {
+		for (int i = first_cell(g, wk->w); i < g->nr; i = next_cell(g, wk->w, i)) {
 			struct crun *c = &g->runs[i];
 
 			if (c->failed)
@@ -220,7 +245,7 @@ static void *worker_main(void *arg)
 		seq++;
 	}
 	/* the counters, the model's memory back and the file, on the thread that used them */
-	for (int i = wk->w; g->pass == 2 && g->complete && i < g->nr; i += g->slots) {
+	for (int i = first_cell(g, wk->w); g->pass == 2 && g->complete && i < g->nr; i = next_cell(g, wk->w, i)) {
 		struct crun *c = &g->runs[i];
 		const struct ps_reader_stats *st = ps_reader_stats(g->in->reader);
 
@@ -265,7 +290,7 @@ static int64_t run_pass(struct group *g, struct ps_input *in, int pass, char *ms
 		}
 	}
 	if (nw < g->slots) {
-		/* the workers that did start take all cells: i += slots must cover them */
+		/* the pass fails: the workers that did start find the trace ended and stop */
 		snprintf(msg, len, "cannot start threads: %s", strerror(errno));
 		pthread_mutex_lock(&g->lock);
 		g->eof = 1;

@@ -39,6 +39,7 @@ struct run {
 struct ps_lock_follow {
 	struct ps_lock *lk;
 	const struct ps_machine *m;
+	struct ps_zone_table zt;	/* pfn -> zone of @m */
 	const struct ps_profile *prof;
 	int pageblock_order, nr_cpus, nr_zones;
 	struct run *runs;
@@ -56,6 +57,7 @@ struct ps_lock_follow *ps_lock_follow_create(struct ps_lock *lk, const struct ps
 		return NULL;
 	f->lk = lk;
 	f->m = m;
+	ps_zone_table_init(&f->zt, m);
 	f->prof = prof;
 	f->pageblock_order = pageblock_order;
 	f->nr_cpus = ps_lock_nr_cpus(lk);
@@ -136,7 +138,7 @@ static void follow_event(struct ps_lock_follow *f, const struct ps_event *ev)
 		return;
 	r = &f->runs[cpu];
 	if (ev->pfn != PS_PFN_NONE) {
-		zone = ps_machine_zone_of(f->m, ev->pfn);
+		zone = ps_zone_table_lookup(&f->zt, ev->pfn);
 		if (zone < 0 || zone >= f->nr_zones) {
 			f->st.outside_zones++;
 			zone = -1;

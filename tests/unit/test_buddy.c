@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/bytescan.h"
 #include "sim/mm/buddy.h"
 #include "sim/mm/profile.h"
 #include "check.h"
@@ -997,6 +998,47 @@ static void small_unmovable_block(struct ps_zone *z)
 }
 
 /* 6.10-6.14: claim and take the smallest, or take the found page keeping fb's lists. */
+/*
+ * ps_zone_check skips runs of allocated order-0 pages a word at a time:
+ * a damaged page anywhere in such a run, or just past it, is still found.
+ * And ps_bytes_skip against a byte-by-byte scan, from every alignment.
+ */
+static void test_check_runs(void)
+{
+	static const uint32_t at[] = { 0, 1, 7, 8, 9, 63, 64, 4095, 4096, 8190, 8191 };
+	uint8_t a[64];
+	struct ps_zone z;
+	struct rec r;
+	char msg[200];
+
+	setup(&z, &r, "6.18");
+	CHECK_EQ(ps_zone_check(&z, msg, sizeof(msg)), 0);
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		uint8_t keep = z.state[at[i]];
+
+		z.state[at[i]] = PG_STATE(PG_ALLOC, 0, 0);	/* a tail with no head */
+		CHECK_EQ(ps_zone_check(&z, msg, sizeof(msg)), -1);
+		z.state[at[i]] = PG_STATE(PG_FREE, 1, 0);	/* free, on no list */
+		CHECK_EQ(ps_zone_check(&z, msg, sizeof(msg)), -1);
+		z.state[at[i]] = keep;
+	}
+	CHECK_EQ(ps_zone_check(&z, msg, sizeof(msg)), 0);
+	ps_zone_destroy(&z);
+
+	for (int from = 0; from < 16; from++)
+		for (int stop = from; stop <= 64; stop++)
+			for (int odd = from; odd <= stop; odd++) {
+				int want = odd;
+
+				memset(a, 0x20, sizeof(a));
+				if (odd < 64)
+					a[odd] = 0x21;
+				if (want > stop)
+					want = stop;
+				CHECK_EQ(ps_bytes_skip(a, from, stop, 0x20), want);
+			}
+}
+
 static void test_hygiene(void)
 {
 	struct ps_zone z;
@@ -1185,6 +1227,7 @@ int main(void)
 	test_movable_smallest();
 	test_boost();
 	test_hygiene();
+	test_check_runs();
 	test_claim_steal("6.15");
 	test_claim_steal("6.18");
 	CHECK_DONE();

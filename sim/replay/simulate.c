@@ -198,7 +198,7 @@ __attribute__((noinline)) void rp_simulate_alloc_free(struct ps_replay *r, const
 	}
 	{
 		uint64_t tg = r->tz[ti].gbase + tidx, g = r->map[tg];
-		uint32_t n = 1u << ev->order;
+		uint32_t n = 1u << ev->order, whole;
 		struct ps_event f = *ev;
 
 		if (tidx + n > r->tz[ti].nr_pages)
@@ -243,6 +243,9 @@ __attribute__((noinline)) void rp_simulate_alloc_free(struct ps_replay *r, const
 			return;
 		}
 		z = ps_mm_zone_of_global(&r->mm, g - 1, &idx);
+		/* the block's every traced page is the model's page beside the last: the block it allocated */
+		for (whole = 1; whole < n && r->map[tg + whole] == g + whole; whole++)
+			;
 		if (n == 1)
 			r->map[tg] = 0;
 		else
@@ -253,7 +256,7 @@ __attribute__((noinline)) void rp_simulate_alloc_free(struct ps_replay *r, const
 		}
 		trace_pcp_put(r, ev, tg, z->mt[idx]);
 		rp_lru_forget(r, z, idx, ev->order);
-		if ((idx & ((1u << ev->order) - 1)) || ps_zone_reshape_alloc(z, idx, ev->order) < 0) {
+		if (whole < n || (idx & ((1u << ev->order) - 1)) || ps_zone_reshape_alloc(z, idx, ev->order) < 0) {
 			rp_defect(r, PS_DEF_SHAPE, ev, "free of a traced block the model did not allocate whole");
 			return;
 		}

@@ -213,5 +213,25 @@ int main(void)
 		CHECK_EQ(replay_counter(&m61, "5.10", "model_kswapd_wakeups.node0"), 1);
 		CHECK_EQ(replay_counter(&m61, "5.10", "model_kswapd_reclaimed_pages.node0"), 1);
 	}
+	/*
+	 * A free of order 3 at a page the trace allocated alone: the other
+	 * seven traced pages of the block were never allocated, and the
+	 * model pages beside the first one's belong to other traced pages.
+	 * The free is a shape defect and frees nothing; freeing the model's
+	 * eight pages would free the others' too (and, later, twice).
+	 */
+	nr_evs = 0;
+	for (int i = 0; i < 300; i++)
+		alloc_ev(0, NODE0_PFN + 8 * i, kernel);
+	{
+		struct ps_event *e = &evs[nr_evs++];
+
+		*e = evs[0];
+		e->type = PS_EV_FREE;
+		e->order = 3;
+		e->ts_ns = last_ts + 1000;
+	}
+	CHECK_EQ(replay_counter(&m61, "5.10", "replay_defects_block_shape"), 1);
+	CHECK_EQ(replay_counter(&m61, "5.10", "model_nr_free_pages.node0.Normal"), 0);
 	CHECK_DONE();
 }

@@ -44,6 +44,8 @@ struct crun {
 	int leader;		/* the cell whose pass 1 this one copies, -1: its own */
 	int failed;
 	int written;		/* its counters are in its file */
+	uint64_t seq;		/* the pass's next chunk for it */
+	int ready, busy, done;	/* made (pass 1) or started (pass 2); a worker holds it; the pass has ended for it */
 	char msg[600];
 	struct ps_kv kv;
 };
@@ -171,19 +173,102 @@ static void copy_pass1(struct group *g, struct crun *c)
 		fail(c, "%s", "out of memory");
 }
 
+/* Pass 2's events of chunk @ch through @c's model. */
+static void replay_chunk(struct group *g, struct crun *c, const struct chunk *ch)
+{
+	for (int e = 0; e < ch->n; e++) {
+		const struct ps_event *ev = &ch->ev[e];
+		char msg[400], where[160];
+
+		if (ps_replay_event(c->r, ev, msg, sizeof(msg)) < 0) {
+			snprintf(where, sizeof(where), "%s pfn %#llx at %llu ns", ps_event_names[ev->type],
+				 (unsigned long long)ev->pfn, (unsigned long long)ev->ts_ns);
+			fail(c, "model invariant broken after %s: %s", where, msg);
+			break;
+		}
+	}
+	atomic_fetch_add(&g->events_done, (uint64_t)ch->n);
+}
+
+/* The counters, the model's memory back and the file of a cell pass 2 has ended for. */
+static void finish_cell(struct group *g, struct crun *c)
+{
+	const struct ps_reader_stats *st = ps_reader_stats(g->in->reader);
+
+	if (!c->failed && (ps_replay_counters(c->r, &c->kv) < 0 ||
+			   ps_kv_set(&c->kv, "events_lost", (int64_t)(st->lost_events + st->lost_overwritten)) < 0))
+		fail(c, "%s", "out of memory");
+	ps_replay_destroy(c->r);
+	c->r = NULL;
+	if (!c->failed) {
+		if (write_cell(g->s, c) < 0)
+			fail(c, "cannot write the counters of cell %s", c->cell->id);
+		else
+			c->written = 1;
+	}
+}
+
+/*
+ * The next work of the pass for any worker: the cell furthest behind that
+ * no other worker holds, with a chunk to read or, once the trace has
+ * ended, its finish; NULL when every cell is done.  Any worker takes any
+ * cell, one chunk at a time, so that none waits while cells remain: the
+ * ring's oldest chunk is freed once the last cell has passed it.
+ */
+static struct crun *pick_cell(struct group *g, int *finish)
+{
+	struct crun *c;
+
+	pthread_mutex_lock(&g->lock);
+	for (;;) {
+		int left = 0;
+
+		c = NULL;
+		for (int i = 0; i < g->nr; i++) {
+			struct crun *x = &g->runs[i];
+
+			if (x->done)
+				continue;
+			left = 1;
+			if (!x->ready || x->busy || (x->seq == g->produced && !g->eof))
+				continue;
+			if (!c || x->seq < c->seq)
+				c = x;
+		}
+		if (c || !left)
+			break;
+		pthread_cond_wait(&g->more, &g->lock);
+	}
+	if (c) {
+		c->busy = 1;
+		*finish = c->seq == g->produced;	/* and so the trace has ended */
+	}
+	pthread_mutex_unlock(&g->lock);
+	return c;
+}
+
+/* @c may be taken by any worker now. */
+static void cell_ready(struct group *g, struct crun *c)
+{
+	pthread_mutex_lock(&g->lock);
+	c->ready = 1;
+	pthread_cond_broadcast(&g->more);
+	pthread_mutex_unlock(&g->lock);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *wk = arg;
 	struct group *g = wk->g;
-	uint64_t seq = 0;
 
-	/* the models, each thread its own cells' */
+	/* the models, each thread its own cells', then any cell made may be taken by any worker */
 	for (int i = first_cell(g, wk->w); g->pass == 1 && i < g->nr; i = next_cell(g, wk->w, i)) {
 		struct crun *c = &g->runs[i];
 		char msg[512];
 
 		if (!c->failed && !(c->r = ps_replay_create(c->m, &c->ro, msg, sizeof(msg))))
 			fail(c, "%s", msg);
+		cell_ready(g, c);
 	}
 	if (g->pass == 2) {
 		/* pass 1's copies, then the start states: a leader's start frees what its copies are taken from */
@@ -201,65 +286,41 @@ static void *worker_main(void *arg)
 
 			if (!c->failed && ps_replay_start(c->r, msg, sizeof(msg)) < 0)
 				fail(c, "initial state inconsistent: %s", msg);
+			cell_ready(g, c);
 		}
 	}
 	for (;;) {
+		int finish;
+		struct crun *c = pick_cell(g, &finish);
 		struct chunk *ch;
 
-		pthread_mutex_lock(&g->lock);
-		while (g->produced <= seq && !g->eof)
-			pthread_cond_wait(&g->more, &g->lock);
-		if (g->produced <= seq) {
-			pthread_mutex_unlock(&g->lock);
+		if (!c)
 			break;
+		if (finish) {
+			/* the trace has ended for @c */
+			if (g->pass == 2 && g->complete)
+				finish_cell(g, c);
+			pthread_mutex_lock(&g->lock);
+			c->busy = 0;
+			c->done = 1;
+			pthread_cond_broadcast(&g->more);
+			pthread_mutex_unlock(&g->lock);
+			continue;
 		}
-		pthread_mutex_unlock(&g->lock);
-		ch = &g->chunks[seq % NR_CHUNKS];
-		for (int i = first_cell(g, wk->w); i < g->nr; i = next_cell(g, wk->w, i)) {
-			struct crun *c = &g->runs[i];
-
-			if (c->failed)
-				continue;
-			if (g->pass == 1) {
-				if (c->leader < 0)
-					ps_replay_prepass(c->r, ch->ev, ch->n);
-				continue;
-			}
-			for (int e = 0; e < ch->n; e++) {
-				const struct ps_event *ev = &ch->ev[e];
-				char msg[400], where[160];
-
-				if (ps_replay_event(c->r, ev, msg, sizeof(msg)) < 0) {
-					snprintf(where, sizeof(where), "%s pfn %#llx at %llu ns", ps_event_names[ev->type],
-						 (unsigned long long)ev->pfn, (unsigned long long)ev->ts_ns);
-					fail(c, "model invariant broken after %s: %s", where, msg);
-					break;
-				}
-			}
-			atomic_fetch_add(&g->events_done, (uint64_t)ch->n);
-		}
+		ch = &g->chunks[c->seq % NR_CHUNKS];
+		if (c->failed)
+			;
+		else if (g->pass == 1 && c->leader < 0)
+			ps_replay_prepass(c->r, ch->ev, ch->n);
+		else if (g->pass == 2)
+			replay_chunk(g, c, ch);
 		pthread_mutex_lock(&g->lock);
+		c->seq++;
+		c->busy = 0;
 		if (--ch->refs == 0)
 			pthread_cond_signal(&g->room);
+		pthread_cond_broadcast(&g->more);
 		pthread_mutex_unlock(&g->lock);
-		seq++;
-	}
-	/* the counters, the model's memory back and the file, on the thread that used them */
-	for (int i = first_cell(g, wk->w); g->pass == 2 && g->complete && i < g->nr; i = next_cell(g, wk->w, i)) {
-		struct crun *c = &g->runs[i];
-		const struct ps_reader_stats *st = ps_reader_stats(g->in->reader);
-
-		if (!c->failed && (ps_replay_counters(c->r, &c->kv) < 0 ||
-				   ps_kv_set(&c->kv, "events_lost", (int64_t)(st->lost_events + st->lost_overwritten)) < 0))
-			fail(c, "%s", "out of memory");
-		ps_replay_destroy(c->r);
-		c->r = NULL;
-		if (!c->failed) {
-			if (write_cell(g->s, c) < 0)
-				fail(c, "cannot write the counters of cell %s", c->cell->id);
-			else
-				c->written = 1;
-		}
 	}
 	return NULL;
 }
@@ -281,6 +342,10 @@ static int64_t run_pass(struct group *g, struct ps_input *in, int pass, char *ms
 	g->copying = nw;
 	for (int i = 0; i < NR_CHUNKS; i++)
 		g->chunks[i].refs = 0;
+	for (int i = 0; i < g->nr; i++) {
+		g->runs[i].seq = 0;
+		g->runs[i].ready = g->runs[i].busy = g->runs[i].done = 0;
+	}
 	for (int w = 0; w < nw; w++) {
 		wk[w].g = g;
 		wk[w].w = w;
@@ -318,7 +383,7 @@ static int64_t run_pass(struct group *g, struct ps_input *in, int pass, char *ms
 				if (ch->n == CHUNK_EVENTS) {
 					/* publish the full chunk and continue in the next */
 					pthread_mutex_lock(&g->lock);
-					ch->refs = nw;
+					ch->refs = g->nr;
 					g->produced = ++seq;
 					pthread_cond_broadcast(&g->more);
 					ch = &g->chunks[seq % NR_CHUNKS];
@@ -348,7 +413,7 @@ static int64_t run_pass(struct group *g, struct ps_input *in, int pass, char *ms
 		if (ch->n == 0 && rc <= 0)
 			break;
 		pthread_mutex_lock(&g->lock);
-		ch->refs = nw;
+		ch->refs = g->nr;
 		g->produced = ++seq;
 		pthread_cond_broadcast(&g->more);
 		pthread_mutex_unlock(&g->lock);

@@ -206,6 +206,7 @@ static void finish_cell(struct group *g, struct crun *c)
 		else
 			c->written = 1;
 	}
+	ps_kv_free(&c->kv);	/* written: freed here, while the other workers still replay */
 }
 
 /*

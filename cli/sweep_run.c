@@ -3,10 +3,11 @@
  * sweep_run.c - a sweep's cells run here: each trace is read once per pass
  * (the engine's two: the start state, then the replay) and every batch of
  * events feeds all of that trace's cells, whose models are spread over up to
- * -j threads.  The reader's batches are copied into a small ring of chunks
- * that every worker of the trace reads in order; a chunk is refilled once
- * all have read it.  Pass 1 is the same for the cells of one profile: the
- * first of them reads it, the others take a copy (ps_replay_prepass_copy).
+ * -j threads.  The reader's batches are copied into a small ring of chunks;
+ * a worker takes whichever cell is furthest behind and feeds it one chunk,
+ * and a chunk is refilled once every cell has passed it.  Pass 1 is the
+ * same for the cells of one profile: the first of them reads it, the
+ * others take a copy (ps_replay_prepass_copy).
  */
 #include <errno.h>
 #include <pthread.h>

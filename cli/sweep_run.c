@@ -65,6 +65,7 @@ struct group {
 	uint64_t produced;
 	int eof, pass;
 	int complete;		/* the pass read the whole trace */
+	int stop;		/* the pass failed to start: workers leave at once */
 	int copying;		/* pass 2: workers yet to take their cells' copies of pass 1 */
 	struct ps_input *in;	/* pass 2's: the reader's lost-event counts */
 	/* progress */
@@ -237,6 +238,10 @@ static struct crun *pick_cell(struct group *g, int *finish)
 			if (!c || x->seq < c->seq)
 				c = x;
 		}
+		if (g->stop) {
+			c = NULL;
+			break;
+		}
 		if (c || !left)
 			break;
 		pthread_cond_wait(&g->more, &g->lock);
@@ -341,6 +346,7 @@ static int64_t run_pass(struct group *g, struct ps_input *in, int pass, char *ms
 	g->produced = 0;
 	g->eof = 0;
 	g->complete = 0;
+	g->stop = 0;
 	g->copying = nw;
 	for (int i = 0; i < NR_CHUNKS; i++)
 		g->chunks[i].refs = 0;
@@ -362,6 +368,7 @@ static int64_t run_pass(struct group *g, struct ps_input *in, int pass, char *ms
 		pthread_mutex_lock(&g->lock);
 		g->eof = 1;
 		g->copying = 0;
+		g->stop = 1;	/* the cells of the workers that did not start are never ready */
 		pthread_cond_broadcast(&g->more);
 		pthread_mutex_unlock(&g->lock);
 		for (int w = 0; w < nw; w++)

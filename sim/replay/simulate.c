@@ -243,7 +243,7 @@ __attribute__((noinline)) void rp_simulate_alloc_free(struct ps_replay *r, const
 			return;
 		}
 		z = ps_mm_zone_of_global(&r->mm, g - 1, &idx);
-		/* the block's every traced page is the model's page beside the last: the block it allocated */
+		/* the block's traced pages that map to consecutive model pages from @g: all, if the model allocated it whole */
 		for (whole = 1; whole < n && r->map[tg + whole] == g + whole; whole++)
 			;
 		if (n == 1)

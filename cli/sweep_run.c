@@ -357,14 +357,14 @@ static int64_t run_pass(struct group *g, struct ps_input *in, int pass, char *ms
 	for (int w = 0; w < nw; w++) {
 		wk[w].g = g;
 		wk[w].w = w;
-		if (pthread_create(&wk[w].thread, NULL, worker_main, &wk[w])) {
+		if ((rc = pthread_create(&wk[w].thread, NULL, worker_main, &wk[w]))) {
 			nw = w;
 			break;
 		}
 	}
 	if (nw < g->slots) {
-		/* the pass fails: the workers that did start find the trace ended and stop */
-		snprintf(msg, len, "cannot start threads: %s", strerror(errno));
+		/* the pass fails: the workers that did start are told to stop */
+		snprintf(msg, len, "cannot start threads: %s", strerror(rc));	/* pthread_create's error, not errno */
 		pthread_mutex_lock(&g->lock);
 		g->eof = 1;
 		g->copying = 0;

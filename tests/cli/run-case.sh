@@ -10,7 +10,7 @@
 #   stdout-has: TEXT       stdout must contain TEXT (repeatable)
 #   stderr-has: TEXT       stderr must contain TEXT (repeatable)
 #   stderr-empty: yes      nothing on stderr
-#   needs: root|tracefs|slurm|parallel|script|perf|gnuplot   skip (exit 77) when missing (root
+#   needs: root|tracefs|slurm|parallel|script|perf|gnuplot|cc   skip (exit 77) when missing (root
 #                          and tracefs: the live recording tests; slurm: root, Debian's slurm-wlm
 #                          and munge; perf: perf can record kmem tracepoints here, root and linux-perf)
 #   file-absent: PATH      PATH must not exist afterwards (@TMP@ expanded)
@@ -44,6 +44,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 		root) [ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; } ;;
 		tracefs) [ -w /sys/kernel/tracing/instances ] || { echo "SKIP: no writable tracefs"; exit 77; } ;;
 		script) command -v script >/dev/null 2>&1 || { echo "SKIP: no script(1) (util-linux)"; exit 77; } ;;
+		cc) command -v cc >/dev/null 2>&1 || { echo "SKIP: no C compiler (apt-get install gcc)"; exit 77; } ;;
 		gnuplot) command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot (apt-get install gnuplot-nox)"; exit 77; } ;;
 		parallel) command -v parallel >/dev/null 2>&1 || { echo "SKIP: no GNU parallel (apt-get install parallel)"; exit 77; } ;;
 		slurm)

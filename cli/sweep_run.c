@@ -46,7 +46,6 @@ struct crun {
 	int failed;
 	int written;		/* its counters are in its file */
 	uint64_t seq;		/* the pass's next chunk for it */
-	int ready, busy, done;	/* made (pass 1) or started (pass 2); a worker holds it; the pass has ended for it */
 	char msg[600];
 	struct ps_kv kv;
 };
@@ -67,6 +66,12 @@ struct group {
 	int complete;		/* the pass read the whole trace */
 	int stop;		/* the pass failed to start: workers leave at once */
 	int copying;		/* pass 2: workers yet to take their cells' copies of pass 1 */
+	/*
+	 * The cells no worker holds, ready for the pass (made, or started),
+	 * by their next chunk, lowest first: a ring of indices into @runs.
+	 * @left: the cells the pass has not ended for.
+	 */
+	int *runq, rq_head, rq_len, left;
 	struct ps_input *in;	/* pass 2's: the reader's lost-event counts */
 	/* progress */
 	_Atomic uint64_t events_done;	/* pass 2: events times cells */
@@ -211,54 +216,57 @@ static void finish_cell(struct group *g, struct crun *c)
 	ps_kv_free(&c->kv);	/* written: freed here, while the other workers still replay */
 }
 
+/* Puts @c in the run queue: at its head (a cell just ready, at chunk 0), or at its tail. */
+static void rq_push(struct group *g, struct crun *c, int head)
+{
+	int i = (int)(c - g->runs);
+
+	if (head) {
+		g->rq_head = (g->rq_head + g->nr - 1) % g->nr;
+		g->runq[g->rq_head] = i;
+	} else {
+		g->runq[(g->rq_head + g->rq_len) % g->nr] = i;
+	}
+	g->rq_len++;
+}
+
 /*
  * The next work of the pass for any worker: the cell furthest behind that
  * no other worker holds, with a chunk to read or, once the trace has
- * ended, its finish; NULL when every cell is done.  Any worker takes any
- * cell, one chunk at a time, so that none waits while cells remain: the
- * ring's oldest chunk is freed once the last cell has passed it.
+ * ended, its finish (*@finish); NULL when every cell is done.  Any worker
+ * takes any cell, one chunk at a time, so that none waits while cells
+ * remain: the ring's oldest chunk is freed once the last cell has passed
+ * it.  A cell goes back to the queue's tail one chunk further on, so the
+ * queue stays in order of chunk, and its head is the one furthest behind.
  */
 static struct crun *pick_cell(struct group *g, int *finish)
 {
-	struct crun *c;
+	struct crun *c = NULL;
 
 	pthread_mutex_lock(&g->lock);
-	for (;;) {
-		int left = 0;
+	while (!g->stop && g->left) {
+		if (g->rq_len) {
+			struct crun *h = &g->runs[g->runq[g->rq_head]];
 
-		c = NULL;
-		for (int i = 0; i < g->nr; i++) {
-			struct crun *x = &g->runs[i];
-
-			if (x->done)
-				continue;
-			left = 1;
-			if (!x->ready || x->busy || (x->seq == g->produced && !g->eof))
-				continue;
-			if (!c || x->seq < c->seq)
-				c = x;
+			if (h->seq < g->produced || g->eof) {
+				c = h;
+				g->rq_head = (g->rq_head + 1) % g->nr;
+				g->rq_len--;
+				*finish = c->seq == g->produced;	/* and so the trace has ended */
+				break;
+			}
 		}
-		if (g->stop) {
-			c = NULL;
-			break;
-		}
-		if (c || !left)
-			break;
 		pthread_cond_wait(&g->more, &g->lock);
-	}
-	if (c) {
-		c->busy = 1;
-		*finish = c->seq == g->produced;	/* and so the trace has ended */
 	}
 	pthread_mutex_unlock(&g->lock);
 	return c;
 }
 
-/* @c may be taken by any worker now. */
+/* @c may be taken by any worker now: made (pass 1) or started (pass 2). */
 static void cell_ready(struct group *g, struct crun *c)
 {
 	pthread_mutex_lock(&g->lock);
-	c->ready = 1;
+	rq_push(g, c, 1);
 	pthread_cond_broadcast(&g->more);
 	pthread_mutex_unlock(&g->lock);
 }
@@ -308,22 +316,19 @@ static void *worker_main(void *arg)
 			if (g->pass == 2 && g->complete)
 				finish_cell(g, c);
 			pthread_mutex_lock(&g->lock);
-			c->busy = 0;
-			c->done = 1;
+			g->left--;
 			pthread_cond_broadcast(&g->more);
 			pthread_mutex_unlock(&g->lock);
 			continue;
 		}
 		ch = &g->chunks[c->seq % NR_CHUNKS];
-		if (c->failed)
-			;
-		else if (g->pass == 1 && c->leader < 0)
+		if (!c->failed && g->pass == 1 && c->leader < 0)
 			ps_replay_prepass(c->r, ch->ev, ch->n);
-		else if (g->pass == 2)
+		else if (!c->failed && g->pass == 2)
 			replay_chunk(g, c, ch);
 		pthread_mutex_lock(&g->lock);
 		c->seq++;
-		c->busy = 0;
+		rq_push(g, c, 0);
 		if (--ch->refs == 0)
 			pthread_cond_signal(&g->room);
 		pthread_cond_broadcast(&g->more);
@@ -350,10 +355,10 @@ static int64_t run_pass(struct group *g, struct ps_input *in, int pass, char *ms
 	g->copying = nw;
 	for (int i = 0; i < NR_CHUNKS; i++)
 		g->chunks[i].refs = 0;
-	for (int i = 0; i < g->nr; i++) {
+	for (int i = 0; i < g->nr; i++)
 		g->runs[i].seq = 0;
-		g->runs[i].ready = g->runs[i].busy = g->runs[i].done = 0;
-	}
+	g->rq_head = g->rq_len = 0;
+	g->left = g->nr;
 	for (int w = 0; w < nw; w++) {
 		wk[w].g = g;
 		wk[w].w = w;
@@ -476,7 +481,8 @@ static void *group_main(void *arg)
 	int open = 0;
 
 	g->chunks = calloc(NR_CHUNKS, sizeof(*g->chunks));
-	if (!g->chunks) {
+	g->runq = malloc(g->nr * sizeof(*g->runq));
+	if (!g->chunks || !g->runq) {
 		group_fail_all(g, "out of memory");
 		goto out;
 	}
@@ -595,6 +601,8 @@ out:
 	pthread_mutex_unlock(&io_lock);
 	free(g->chunks);
 	g->chunks = NULL;
+	free(g->runq);
+	g->runq = NULL;
 	pthread_mutex_lock(&done_lock);
 	atomic_store(&g->finished, 1);
 	pthread_cond_broadcast(&done_cond);

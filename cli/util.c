@@ -407,13 +407,13 @@ int ps_out_commit(struct ps_out *o, struct ps_error *err)
 		e = o->sync_errno;
 	else if (fclose(o->f) != 0)
 		e = errno;
-	else if ((o->f = NULL, rename(o->tmp, o->real) != 0))
+	else if (rename(o->tmp, o->real) != 0)
 		e = errno;
 	if (e) {
 		/* the message before ps_out_abort(), which forgets the path */
 		ps_err(err, "cannot write '%s': %s; nothing was written", o->path, strerror(e));
 		if (o->synced < 0)
-			fclose(o->f);
+			fclose(o->f);	/* else fclose() has been called, whatever it returned */
 		o->f = NULL;
 		ps_out_abort(o);
 		return -1;

@@ -125,14 +125,10 @@ void rp_build_zone(struct ps_replay *r, int zi)
 			end = z->span_end;
 		memset(z->mt + i, ps_pageblock_mt(z, i), end - i);
 	}
-	/* pages the trace shows free at the start */
-	for (uint32_t i = z->span_start; i < z->span_end; i++) {
-		int c, on_pcp;
-
-		if (!t[i] && (i = ps_bytes_skip(t, i, z->span_end, 0)) == z->span_end)
-			break;	/* untouched pages stay allocated */
-		c = T_CLASS(t[i]);
-		on_pcp = !simulate && (c == T_PCP_ALLOC || c == T_DRAIN);
+	/* pages the trace shows free at the start (untouched ones, skipped, stay allocated) */
+	for (uint32_t i = ps_bytes_skip(t, z->span_start, z->span_end, 0); i < z->span_end;
+	     i = ps_bytes_skip(t, i + 1, z->span_end, 0)) {
+		int c = T_CLASS(t[i]), on_pcp = !simulate && (c == T_PCP_ALLOC || c == T_DRAIN);
 
 		if (c == T_BUDDY || (simulate && (c == T_PCP_ALLOC || c == T_DRAIN))) {
 			ps_free_one_page(z, i, 0, ps_pageblock_mt(z, i), 0);

@@ -13,8 +13,11 @@
 #               time): the figures are their sums (the 10-million run on
 #               this 2-CPU machine: fuzz/run.sh -u -p 2 -n 10000000 replay)
 #   -l BYTES    the longest input libFuzzer makes (default 65536)
-#   -u          the UBSan-only build (build-fuzz-ubsan): 3-4x the executions
-#               per second of ASan+UBSan, for long runs
+#   -u          the UBSan-only build (build-fuzz-ubsan), for long runs: no
+#               ASan, and no comparison tracing (-fsanitize-coverage's
+#               trace-cmp hooks took 70% of fuzz_replay's time; without
+#               them it makes 3x the executions per second and reaches as
+#               many features in as many executions)
 #   -k          keep the scratch corpora (printed) to grow fuzz/corpus by hand
 #   -m, --markdown  the per-target lines as a markdown table (docs/performance.md)
 #
@@ -24,14 +27,14 @@
 # did it is kept in fuzz/crashes/ (reproduce: build-fuzz/fuzz/TARGET FILE).
 set -u
 cd "$(dirname "$0")/.."
-secs=45 runs= procs=1 keep= md= san=address,undefined B=${FUZZ_BUILD:-build-fuzz} maxlen=65536
+secs=45 runs= procs=1 keep= md= san=address,undefined B=${FUZZ_BUILD:-build-fuzz} maxlen=65536 cargs=
 for a in "$@"; do shift; [ "$a" = --markdown ] && a=-m; set -- "$@" "$a"; done
 while getopts t:n:p:l:ukm o; do
 	case $o in
 	t) secs=$OPTARG ;;
 	n) runs=$OPTARG secs=0 ;;
 	p) procs=$OPTARG ;;
-	u) san=undefined B=${FUZZ_BUILD:-build-fuzz-ubsan} ;;
+	u) san=undefined B=${FUZZ_BUILD:-build-fuzz-ubsan} cargs=-fno-sanitize-coverage=trace-cmp ;;
 	l) maxlen=$OPTARG ;;
 	k) keep=1 ;;
 	m) md=1 ;;
@@ -41,8 +44,10 @@ done
 shift $((OPTIND - 1))
 if [ ! -d "$B" ]; then
 	CC=clang meson setup "$B" -Dfuzz=true -Db_sanitize=$san -Db_lundef=false -Db_lto=false \
-		-Dbuildtype=debugoptimized >/dev/null ||
+		-Dbuildtype=debugoptimized ${cargs:+-Dc_args=$cargs} >/dev/null ||
 		{ echo "fuzz/run.sh: meson setup $B failed (is clang installed?)" >&2; exit 1; }
+elif [ -n "$cargs" ]; then
+	meson configure "$B" -Dc_args="$cargs" >/dev/null	# a build dir made before -u dropped trace-cmp
 fi
 ninja -C "$B" >/dev/null || { echo "fuzz/run.sh: the build in $B failed (run ninja -C $B)" >&2; exit 1; }
 targets=${*:-"reader pgs perf zoneinfo pagetypeinfo buddyinfo cpulist sysroot kvfile policy machine diffin tdat tdat_pages replay lock"}

@@ -45,6 +45,7 @@
 #include "lib/kver.h"
 #include "trace/perf_tracing.h"
 #include "trace/reader-local.h"
+#include "trace/tep_formats.h"
 #include "trace/tep_kmem.h"
 
 /* record types (include/uapi/linux/perf_event.h, tools/lib/perf/include/perf/event.h) */
@@ -1282,8 +1283,10 @@ static void perf_close(struct ps_reader *r)
 	free(st->id_val);
 	if (st->tep) {
 		ps_tep_kmem_free(&st->k);
-		if (!st->tep_lent)
+		if (!st->tep_lent) {
+			ps_tep_forget(st->tep);
 			tep_free(st->tep);
+		}
 	}
 	free(st->pend);
 	free(st->keys);

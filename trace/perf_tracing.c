@@ -30,6 +30,7 @@
 #include <traceevent/event-parse.h>
 
 #include "trace/perf_tracing.h"
+#include "trace/tep_formats.h"
 
 #define MAX_FORMAT (1u << 20)	/* a longer event format is damage */
 #define MAX_KMEM 64		/* more kmem events is damage */
@@ -227,8 +228,12 @@ struct fmt {
 	size_t len;
 };
 
-/* A new tep_handle holding the @n kmem formats of @f. */
-static struct tep_handle *parse_formats(const struct fmt *f, int n, int long_size, uint32_t page_size)
+/*
+ * A new tep_handle holding the @n kmem formats of @f, as trace/tep_formats.c
+ * hands them over (print formats lazily), or each format whole (@whole: the
+ * trial run, which must meet every print format a later decode may parse).
+ */
+static struct tep_handle *parse_formats(const struct fmt *f, int n, int long_size, uint32_t page_size, int whole)
 {
 	struct tep_handle *tep = tep_alloc();
 
@@ -241,7 +246,10 @@ static struct tep_handle *parse_formats(const struct fmt *f, int n, int long_siz
 	tep_set_page_size(tep, page_size);
 	/* a format libtraceevent cannot parse is left out: its events are skipped, counted */
 	for (int i = 0; i < n; i++)
-		tep_parse_event(tep, f[i].text, f[i].len, "kmem");
+		if (whole)
+			ps_tep_parse_whole(tep, f[i].text, f[i].len, "kmem");
+		else
+			tep_parse_event(tep, f[i].text, f[i].len, "kmem");
 	return tep;
 }
 
@@ -259,7 +267,7 @@ static int parses_in_child(const struct fmt *f, int n, int long_size, uint32_t p
 	if (pid < 0)
 		return 1;
 	if (pid == 0) {
-		parse_formats(f, n, long_size, page_size);
+		parse_formats(f, n, long_size, page_size, 1);
 		_exit(0);
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -344,7 +352,7 @@ struct tep_handle *ps_perf_tracing_parse(const uint8_t *buf, size_t len, const c
 		       path);
 		return NULL;
 	}
-	tep = parse_formats(kmem, nkmem, long_size, page_size);
+	tep = parse_formats(kmem, nkmem, long_size, page_size, 0);
 	if (!tep)
 		ps_err(err, "out of memory");
 	return tep;

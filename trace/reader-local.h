@@ -80,12 +80,6 @@ int ps_tdat_open_with(struct ps_reader *r, int fd, struct tracecmd_input *handle
 int ps_pgs_open(struct ps_reader *r, struct ps_error *err);
 
 /*
- * The name of event @id of @tep when trace/tdat.c's tep_parse_event() kept
- * only its name (a system pagesim does not read), else NULL.
- */
-const char *ps_tdat_other_name(const struct tep_handle *tep, int id);
-
-/*
  * perf.data: @fd the whole file, readable at any offset (closed by the
  * reader); -1 for a pipe's perf.data, read in order from r->stream.
  */

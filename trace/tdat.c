@@ -27,171 +27,70 @@
 #include "lib/kver.h"
 #include "trace/reader-local.h"
 #include "trace/tdat_data.h"
+#include "trace/tep_formats.h"
 #include "trace/tep_kmem.h"
 
 /* Exported by libtracecmd 1.x but absent from its public header. */
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
 size_t tracecmd_get_options_offset(struct tracecmd_input *handle);
+/* libtracecmd 1.x's compression buffer, exported, in no public header. */
+struct tracecmd_compression;
+void tracecmd_compress_reset(struct tracecmd_compression *handle);
+int tracecmd_compress_buffer_write(struct tracecmd_compression *handle, const void *data, unsigned long long size);
+off_t tracecmd_compress_lseek(struct tracecmd_compression *handle, off_t offset, int whence);
+int tracecmd_uncompress_block(struct tracecmd_compression *handle);
 
 /*
- * Opening a trace.dat, libtracecmd parses the file's kallsyms and
- * printk-format sections with libtraceevent (a sscanf per line of
- * /proc/kallsyms: 40% of pagesim's time on a half-million-event file).
- * pagesim prints no kernel address as a symbol and no printk string, so
- * these two definitions stand in for libtraceevent's in the whole process
- * (libtracecmd calls them through its PLT, and the executable's own
- * definition comes first) and parse nothing.  PAGESIM_TDAT_SYMBOLS=1 hands
- * the sections to libtraceevent's own functions; the tests compare the two.
+ * A v7 file's kallsyms section is one zstd block of 4 to 8 MB, which
+ * libtracecmd decompresses before handing it to tep_parse_kallsyms() (which
+ * tep_formats.c makes parse nothing): half of
+ * `stat`'s instructions on a small file.  This tracecmd_uncompress_block()
+ * stands in for libtracecmd's own (its section reader calls it through the
+ * PLT) while ps_tdat_open() opens a file: for the block that starts the
+ * kallsyms section (the 16-byte section header before it names section 19,
+ * compressed, of the block's size) it leaves one decompressed length of 0,
+ * through libtracecmd's own buffer calls, which the section reader takes
+ * for an empty section; every other block, or any file with
+ * PAGESIM_TDAT_SYMBOLS=1, goes to the real function.  A libtracecmd that
+ * calls it internally merely decompresses as before.
  */
-static int parse_section(const char *parser, struct tep_handle *tep, const char *buf)
-{
-	const char *env = getenv("PAGESIM_TDAT_SYMBOLS");
-	int (*real)(struct tep_handle *, const char *);
+#define TDAT_SECTION_KALLSYMS 19	/* TRACECMD_OPTION_KALLSYMS */
 
-	if (!env || !*env || !strcmp(env, "0"))
+static __thread int kallsyms_fd = -1;	/* the file ps_tdat_open() opens, or -1 */
+
+static uint32_t le32_at(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Whether the block at @fd's offset opens a compressed kallsyms section. */
+static int at_kallsyms_block(int fd)
+{
+	unsigned char h[20];
+	off_t pos = lseek(fd, 0, SEEK_CUR);
+	uint64_t size;
+
+	if (pos < 16 || pread(fd, h, sizeof(h), pos - 16) != (ssize_t)sizeof(h))
 		return 0;
-	*(void **)&real = dlsym(RTLD_NEXT, parser);
-	return real ? real(tep, buf) : 0;
+	size = le32_at(h + 8) | (uint64_t)le32_at(h + 12) << 32;
+	return (h[0] | h[1] << 8) == TDAT_SECTION_KALLSYMS && (h[2] | h[3] << 8) == 1 &&
+	       size == (uint64_t)le32_at(h + 16) + 8;
 }
 
-__attribute__((used, visibility("default"))) int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
+__attribute__((used, visibility("default"))) int tracecmd_uncompress_block(struct tracecmd_compression *c)
 {
-	return parse_section("tep_parse_kallsyms", tep, kallsyms);
-}
+	static int (*real)(struct tracecmd_compression *);
+	static const char none[4];
 
-__attribute__((used, visibility("default"))) int tep_parse_printk_formats(struct tep_handle *tep, const char *buf)
-{
-	return parse_section("tep_parse_printk_formats", tep, buf);
-}
-
-/*
- * The same for the event formats: a trace.dat from 'trace-cmd extract' or
- * 'record' carries every system's formats (about 100 systems, 2000 events on
- * a 6.x kernel), and libtracecmd hands each to tep_parse_event() (a third of
- * pagesim's time on a half-million-event file).  pagesim decodes only the
- * systems of lib/event.h (and "ftrace", whose formats libtracecmd's
- * blktrace lookup needs), so this tep_parse_event() gives the real one
- * those and, of every other event, keeps only its id and name, which name
- * the skipped events of other kinds (ps_tdat_other_name()).
- * PAGESIM_TDAT_ALL_FORMATS=1 parses every format; the tests compare.
- */
-struct other_event {
-	const struct tep_handle *tep;
-	int id;
-	char *name;
-};
-
-static struct other_event *others;
-static int n_others, cap_others;
-
-static enum tep_errno (*real_parse_event)(struct tep_handle *, const char *, unsigned long, const char *);
-
-static int system_wanted(const char *sys)
-{
-	static int all = -1;
-
-	if (all < 0) {
-		const char *env = getenv("PAGESIM_TDAT_ALL_FORMATS");
-
-		all = env && *env && strcmp(env, "0");
+	if (kallsyms_fd >= 0 && at_kallsyms_block(kallsyms_fd)) {
+		tracecmd_compress_reset(c);
+		if (tracecmd_compress_buffer_write(c, none, sizeof(none)) == 0 &&
+		    tracecmd_compress_lseek(c, 0, SEEK_SET) == 0)
+			return 0;
 	}
-	if (all || !sys || !strcmp(sys, "ftrace"))
-		return 1;
-	for (int t = 0; t < PS_EV_NR; t++)
-		if (!strcmp(sys, ps_event_systems[t]))
-			return 1;
-	return 0;
-}
-
-/* The value of the line "KEY: value" among the first lines of a format, or NULL; *len its length. */
-static const char *format_line(const char *buf, unsigned long size, const char *key, size_t *len)
-{
-	size_t kl = strlen(key);
-	const char *p = buf, *end = buf + size;
-
-	for (int line = 0; line < 4 && p < end; line++) {
-		const char *nl = memchr(p, '\n', end - p);
-		const char *e = nl ? nl : end;
-
-		if ((size_t)(e - p) > kl && !memcmp(p, key, kl)) {
-			*len = e - p - kl;
-			return p + kl;
-		}
-		p = e + 1;
-	}
-	return NULL;
-}
-
-static void keep_other(struct tep_handle *tep, const char *buf, unsigned long size)
-{
-	const char *name, *id;
-	size_t nlen, ilen;
-	char num[16];
-	char *end;
-	long v;
-
-	name = format_line(buf, size, "name: ", &nlen);
-	id = format_line(buf, size, "ID: ", &ilen);
-	if (!name || !id || ilen >= sizeof(num))
-		return;
-	memcpy(num, id, ilen);
-	num[ilen] = 0;
-	v = strtol(num, &end, 10);
-	if (end == num || v < 0 || v > 0x7fffffff)
-		return;
-	if (n_others == cap_others) {
-		int cap = cap_others ? 2 * cap_others : 1024;
-		struct other_event *o = realloc(others, cap * sizeof(*o));
-
-		if (!o)
-			return;
-		others = o;
-		cap_others = cap;
-	}
-	others[n_others].name = strndup(name, nlen);
-	if (!others[n_others].name)
-		return;
-	others[n_others].tep = tep;
-	others[n_others++].id = (int)v;
-}
-
-__attribute__((used, visibility("default"))) enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf,
-									unsigned long size, const char *sys)
-{
-	if (!real_parse_event)
-		*(void **)&real_parse_event = dlsym(RTLD_NEXT, "tep_parse_event");
-	if (!real_parse_event)
-		return TEP_ERRNO__MEM_ALLOC_FAILED;
-	if (system_wanted(sys))
-		return real_parse_event(tep, buf, size, sys);
-	keep_other(tep, buf, size);
-	return 0;
-}
-
-const char *ps_tdat_other_name(const struct tep_handle *tep, int id)
-{
-	for (int i = 0; i < n_others; i++)
-		if (others[i].tep == tep && others[i].id == id)
-			return others[i].name;
-	return NULL;
-}
-
-/* Forgets the events kept of @tep (closed). */
-static void tdat_forget_others(const struct tep_handle *tep)
-{
-	int n = 0;
-
-	for (int i = 0; i < n_others; i++)
-		if (others[i].tep == tep)
-			free(others[i].name);
-		else
-			others[n++] = others[i];
-	n_others = n;
-	if (!n) {
-		free(others);
-		others = NULL;
-		cap_others = 0;
-	}
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "tracecmd_uncompress_block");
+	return real ? real(c) : -1;
 }
 
 struct tdat_state {
@@ -288,7 +187,7 @@ static int take(struct ps_reader *r, struct tdat_state *st, struct tep_record *r
 	type = ps_tep_kmem_type(&st->k, id);
 	if (type < 0) {
 		struct tep_event *e = tep_find_event(st->tep, id);
-		const char *n = e ? e->name : ps_tdat_other_name(st->tep, id);
+		const char *n = e ? e->name : ps_tep_other_name(st->tep, id);
 
 		if (!n)
 			n = "unknown event id";
@@ -361,7 +260,7 @@ static void tdat_close(struct ps_reader *r)
 	if (st->data && st->data != st->handle)
 		tracecmd_close(st->data);
 	if (st->handle && !st->borrowed) {
-		tdat_forget_others(tracecmd_get_tep(st->handle));
+		ps_tep_forget(tracecmd_get_tep(st->handle));
 		tracecmd_close(st->handle);
 	}
 	free(st);
@@ -526,7 +425,9 @@ int ps_tdat_open(struct ps_reader *r, int fd, struct ps_error *err)
 	r->priv = st;
 	r->ops = &tdat_ops;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
+	kallsyms_fd = ps_tep_symbols_wanted() ? -1 : fd;
 	st->handle = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
+	kallsyms_fd = -1;
 	if (!st->handle) {
 		close(fd);
 		return ps_err(err, "%s: not a readable trace.dat (damaged header or unsupported version): check the file with 'trace-cmd dump --summary %s'",

@@ -6,6 +6,7 @@
 #include "trace/gfp.h"
 #include "lib/kver.h"
 #include "trace/reader-local.h"
+#include "trace/tep_formats.h"
 #include "trace/tep_kmem.h"
 
 static struct tep_format_field *field(struct tep_event *e, const char *name)
@@ -161,14 +162,19 @@ void ps_tep_kmem_free(struct ps_tep_kmem *k)
 /* Raw kernel gfp -> PS_GFP_*, via the event's own print format. */
 static uint32_t decode_gfp(struct ps_tep_kmem *k, struct tep_record *rec, uint64_t raw)
 {
+	struct tep_handle *tep;
 	const char *p, *e;
 	uint32_t bits;
 
 	for (int i = 0; i < k->gfp_used; i++)
 		if (k->gfp_raw[i] == raw)
 			return k->gfp_ps[i];
+	/* tep_formats.c hands the print format over lazily, to a second handle */
+	tep = ps_tep_print_handle(k->tep, ps_tep_kmem_id(k, rec));
+	if (!tep)
+		return PS_GFP_UNKNOWN;
 	trace_seq_reset(&k->seq);
-	tep_print_event(k->tep, &k->seq, rec, "%s", TEP_PRINT_INFO);
+	tep_print_event(tep, &k->seq, rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&k->seq);
 	p = strstr(k->seq.buffer, "gfp_flags=");
 	if (!p) {

@@ -25,6 +25,7 @@
 
 #include "lib/kver.h"
 #include "trace/sysroot.h"
+#include "trace/tep_formats.h"
 #include "trace/tep_kmem.h"
 #include "trace/tracefs_rec.h"
 
@@ -487,8 +488,10 @@ void ps_rec_destroy(struct ps_rec *r)
 		kbuffer_free(r->kbuf);
 	if (r->have_k)
 		ps_tep_kmem_free(&r->k);
-	if (r->tep)
+	if (r->tep) {
+		ps_tep_forget(r->tep);
 		tep_free(r->tep);
+	}
 	free(r);
 }
 

@@ -22,7 +22,7 @@
 #
 #   nice -n 10 bench/run.sh                       # numa2-zrm1, 100 M events
 #   SRC=testdata/numa2/numa2-base.pgs EVENTS=20000000 REPEAT=5 bench/run.sh
-#   TDAT_ONLY=1 bench/run.sh                      # trace.dat rows only, median of 5
+#   TDAT_ONLY=1 bench/run.sh [TRACE.dat...]       # trace.dat rows only, median of 5
 #
 # PAGESIM_DECODE_THREADS=1 keeps pagesim's file reader to one thread (the
 # one-core figure); by default it decompresses frames on a second thread.
@@ -75,8 +75,9 @@ command -v trace-cmd > /dev/null || { echo "trace-cmd is needed (apt-get install
 [ -d "$B" ] || meson setup "$B" > /dev/null
 ninja -C "$B" pagesim > /dev/null
 
-# TDAT_ONLY=1: pagesim stat against trace-cmd report on every bundled trace.dat and on
-# bench/out/tdat-*/trace.dat (bench/record-tdat.sh), REPEAT runs each (default 5): the
+# TDAT_ONLY=1: pagesim stat against trace-cmd report on every bundled trace.dat, on
+# bench/out/tdat-*/trace.dat (bench/record-tdat.sh) and on each trace.dat given as an
+# argument, REPEAT runs each (default 5): the
 # median wall time, the least CPU time, and the ratio of the medians
 if [ "${TDAT_ONLY:-0}" != 0 ]; then
 	REPEAT=${REPEAT_TDAT:-5}
@@ -86,11 +87,12 @@ if [ "${TDAT_ONLY:-0}" != 0 ]; then
 	median_of() {
 		local s e
 		for _ in $(seq "$REPEAT"); do
-			s=$(date +%s%N)
+			# bash's clock: two forks of date(1) would be timed too
+			s=${EPOCHREALTIME/[.,]/}
 			/usr/bin/time -f '%U %S' -o "$TMP/t" "$@" > /dev/null 2>&1 ||
 				{ echo "failed: $*" >&2; exit 1; }
-			e=$(date +%s%N)
-			echo "$(( (e - s) / 1000 )) $(tail -1 "$TMP/t")"
+			e=${EPOCHREALTIME/[.,]/}
+			echo "$((e - s)) $(tail -1 "$TMP/t")"
 		done | sort -n | awk '{ w[NR] = $1 / 1e6; c = $2 + $3; if (NR == 1 || c < mc) mc = c }
 			END { m = NR % 2 ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2; printf "%.3f %.2f\n", m, mc }'
 	}
@@ -99,7 +101,7 @@ if [ "${TDAT_ONLY:-0}" != 0 ]; then
 		echo
 		echo "| trace.dat | events | systems | trace-cmd report s | CPU s | pagesim stat s | CPU s | wall ratio |"
 		echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-		for f in $(find testdata -name trace.dat | sort) $(ls bench/out/tdat-*/trace.dat 2> /dev/null); do
+		for f in $(find testdata -name trace.dat | sort) $(ls bench/out/tdat-*/trace.dat 2> /dev/null) "$@"; do
 			n=$("$P" stat -q "$f" 2> /dev/null | awk '/^events_mm_page/ { n += $2 } END { print n }')
 			sys=$(trace-cmd dump --summary -i "$f" 2> /dev/null | sed -n 's/.*\[Events format, \([0-9]*\) systems\].*/\1/p')
 			read -r tw tc < <(median_of trace-cmd report -i "$f")

@@ -26,6 +26,7 @@
 
 #include "lib/kver.h"
 #include "trace/reader-local.h"
+#include "trace/tdat-local.h"
 #include "trace/tdat_data.h"
 #include "trace/tep_formats.h"
 #include "trace/tep_kmem.h"
@@ -58,11 +59,6 @@ int tracecmd_uncompress_block(struct tracecmd_compression *handle);
 
 static __thread int kallsyms_fd = -1;	/* the file ps_tdat_open() opens, or -1 */
 
-static uint32_t le32_at(const unsigned char *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* Whether the block at @fd's offset opens a compressed kallsyms section. */
 static int at_kallsyms_block(int fd)
 {
@@ -72,9 +68,9 @@ static int at_kallsyms_block(int fd)
 
 	if (pos < 16 || pread(fd, h, sizeof(h), pos - 16) != (ssize_t)sizeof(h))
 		return 0;
-	size = le32_at(h + 8) | (uint64_t)le32_at(h + 12) << 32;
+	size = le64(h + 8);
 	return (h[0] | h[1] << 8) == TDAT_SECTION_KALLSYMS && (h[2] | h[3] << 8) == 1 &&
-	       size == (uint64_t)le32_at(h + 16) + 8;
+	       size == (uint64_t)le32(h + 16) + 8;
 }
 
 __attribute__((used, visibility("default"))) int tracecmd_uncompress_block(struct tracecmd_compression *c)

@@ -244,19 +244,18 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 }
 
 /*
- * ps_counters_event() over a batch, in one pass over a chunk: every event's
- * zone is looked up without a branch, and whether it needs
- * ps_counters_event() comes from a table by type and order (an order out of
- * range, extfrag) and its zone (a failed allocation or a free whose pfn is
- * outside the zone table or on a zone boundary).  The others add one to
- * their (type, order) cell, which gives events per type and the pages of
- * mm_page_free and mm_page_free_batched at the end of the chunk; an
- * allocation whose zone and CPU node the tables give is counted in place.
- * The unusual events go, in trace order, to ps_counters_event().  (Listing
- * the allocations for a second pass, to spare the branch on the type,
- * measured no faster.)
+ * ps_counters_event() over a batch, in one pass: every event's zone is
+ * looked up without a branch, and whether it needs ps_counters_event()
+ * comes from a table by type and order (an order out of range, extfrag) and
+ * its zone (a failed allocation or a free whose pfn is outside the zone
+ * table or on a zone boundary).  The others are counted in place: events
+ * per type, the pages of mm_page_free and mm_page_free_batched, an
+ * allocation's zone and node rows.  The unusual events go, in trace order,
+ * to ps_counters_event().  Nothing here costs per batch: a trace.dat of
+ * several CPUs comes in batches of a few events where the CPUs interleave.
+ * (Listing the allocations for a second pass, to spare the branch on the
+ * type, measured no faster.)
  */
-#define BATCH_CHUNK 4096
 #define SLOW_ALWAYS 2	/* slow_by_key: always ps_counters_event() */
 #define SLOW_NO_ZONE 1	/* slow_by_key: ps_counters_event() when the table has no zone */
 
@@ -270,13 +269,12 @@ static void init_slow_by_key(void)
 						  t == PS_EV_ALLOC || t == PS_EV_FREE ? SLOW_NO_ZONE : 0;
 }
 
-static void batch_chunk(struct ps_counters *c, const struct ps_event *evs, int n)
+static void count_batch(struct ps_counters *c, const struct ps_event *evs, int n)
 {
 	const struct ps_machine *m = c->m;
 	const int16_t *zt = c->zt.zt;
 	const uint64_t zt_last = c->zt.len - 1;
 	const int zt_shift = c->zt.shift;
-	uint32_t cell[PS_EV_NR][16] = { { 0 } };
 
 	for (int i = 0; i < n; i++) {
 		const struct ps_event *ev = &evs[i];
@@ -289,16 +287,13 @@ static void batch_chunk(struct ps_counters *c, const struct ps_event *evs, int n
 			ps_counters_event(c, ev);
 			continue;
 		}
-		cell[type][order]++;
+		c->events[type]++;
 		if (type == PS_EV_ALLOC)
 			count_alloc(c, &m->zones[z], ev);
-	}
-	for (int t = 0; t < PS_EV_NR; t++)
-		for (int o = 0; o < PS_NR_PAGE_ORDERS; o++)
-			c->events[t] += cell[t][o];
-	for (int o = 0; o < PS_NR_PAGE_ORDERS; o++) {
-		c->pgfree += (uint64_t)cell[PS_EV_FREE][o] << o;
-		c->pgfree_batched_pages += (uint64_t)cell[PS_EV_FREE_BATCHED][o] << o;
+		else if (type == PS_EV_FREE)
+			c->pgfree += 1ull << order;
+		else if (type == PS_EV_FREE_BATCHED)
+			c->pgfree_batched_pages += 1ull << order;
 	}
 }
 
@@ -306,15 +301,13 @@ void ps_counters_batch(struct ps_counters *c, const struct ps_event *evs, int n)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	_Static_assert(PS_NR_PAGE_ORDERS <= 16, "ps_counters_batch() cells");
 	if (!c->m) {
 		for (int i = 0; i < n; i++)
 			ps_counters_event(c, &evs[i]);
 		return;
 	}
 	pthread_once(&once, init_slow_by_key);
-	for (int i = 0; i < n; i += BATCH_CHUNK)
-		batch_chunk(c, evs + i, n - i < BATCH_CHUNK ? n - i : BATCH_CHUNK);
+	count_batch(c, evs, n);
 }
 
 int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv)

@@ -99,6 +99,13 @@ void ps_print_kv_vmstat(FILE *f, const struct ps_kv *kv);
 void ps_print_json_str(FILE *f, const char *s);
 
 /*
+ * One CSV cell (RFC 4180): quoted when it holds a comma, a quote, CR or LF,
+ * with quotes doubled.  @one_line: CR and LF become spaces, for files read a
+ * line at a time (timelines).
+ */
+void ps_csv_cell(FILE *f, const char *s, int one_line);
+
+/*
  * @s with every byte that is not part of valid UTF-8 (a path is any bytes)
  * replaced by U+FFFD, malloc'd (NULL on no memory): JSON must be UTF-8,
  * and json-c copies bytes as they are.

@@ -716,21 +716,6 @@ static int print_columns(FILE *f, struct diff *d, struct row *const *shown, int 
 
 /* ---- csv: one row per counter and column ---- */
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_num(FILE *f, double v, int ok)
 {
 	if (ok && isfinite(v))
@@ -751,20 +736,20 @@ static void print_csv(FILE *f, const struct diff *d, struct row *const *shown, i
 			const struct column *col = &d->cols[c];
 			const struct ps_stat *s = &row->st[c];
 
-			csv_field(f, row->name);
+			ps_csv_cell(f, row->name, 0);
 			fputc(',', f);
-			csv_field(f, col->label);
+			ps_csv_cell(f, col->label, 0);
 			fprintf(f, ",%d", s->n);
 			csv_num(f, s->mean, s->n > 0);
 			csv_num(f, s->sd, s->n > 1);
 			csv_num(f, c ? row->change[c] : 0, c ? !isnan(row->change[c]) : s->n > 0);
 			csv_num(f, c ? row->p[c] : 0, c && !isnan(row->p[c]));
 			fprintf(f, ",%s,", significant(row, c) ? "yes" : c && !isnan(row->p[c]) ? "no" : "");
-			csv_field(f, col->arg);
+			ps_csv_cell(f, col->arg, 0);
 			fputc(',', f);
-			csv_field(f, col->meta.trace);
+			ps_csv_cell(f, col->meta.trace, 0);
 			fputc(',', f);
-			csv_field(f, col->meta.policy);
+			ps_csv_cell(f, col->meta.policy, 0);
 			fprintf(f, ",%s\n", col->meta.version[0] ? col->meta.version : PAGESIM_VERSION);
 		}
 	}

@@ -489,21 +489,6 @@ int ps_tl_out_open(struct ps_tl_out *w, const struct ps_view_opts *o, const char
 	return 0;
 }
 
-static void csv_cell(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
-	fputc('"', f);
-}
-
 static void header(struct ps_tl_out *w, const struct ps_timeline *t)
 {
 	FILE *f = w->out.f;
@@ -547,12 +532,12 @@ static void header(struct ps_tl_out *w, const struct ps_timeline *t)
 	fputs("\n# total: ,", f);
 	for (int i = 0; i < t->nr; i++) {
 		fputc(',', f);
-		csv_cell(f, t->col[i].total);
+		ps_csv_cell(f, t->col[i].total, 1);
 	}
 	fputs("\nstart_s,end_s", f);
 	for (int i = 0; i < t->nr; i++) {
 		fputc(',', f);
-		csv_cell(f, t->col[i].name);
+		ps_csv_cell(f, t->col[i].name, 1);
 	}
 	fputc('\n', f);
 }

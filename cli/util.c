@@ -525,6 +525,21 @@ json_object *ps_json_string(const char *s)
 /* JSON through json-c: its escaping, its layout (two spaces a level, "key": value). */
 #define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
 
+void ps_csv_cell(FILE *f, const char *s, int one_line)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(one_line && (*s == '\n' || *s == '\r') ? ' ' : *s, f);
+	}
+	fputc('"', f);
+}
+
 void ps_print_json_str(FILE *f, const char *s)
 {
 	json_object *o = ps_json_string(s);

@@ -253,7 +253,7 @@ t_sim1=$last_best c_sim1=$last_cpu
 	# time(1) gives CPU time in 10 ms steps: a small trace.dat's can be 0
 	awk -v tc="$t_tc" -v d="$t_dat" -v ctc="$c_tc" -v cd="$c_dat" 'BEGIN {
 		printf "stat on trace.dat vs trace-cmd report: %.1fx faster in wall time, %s in CPU time (target >= 10x)\n",
-			tc / d, cd > 0 ? sprintf("%.1fx", ctc / cd) : "pagesim below the 10 ms resolution" }'
+			tc / d, (cd > 0 ? sprintf("%.1fx", ctc / cd) : "pagesim below the 10 ms resolution") }'
 	[ -z "${t_datl:-}" ] || awk -v tc="$t_tcl" -v d="$t_datl" -v ctc="$c_tcl" -v cd="$c_datl" 'BEGIN {
 		printf "... on the large trace.dat of record-tdat.sh: %.1fx in wall time, %.1fx in CPU time\n", tc / d, ctc / cd }'
 	[ -z "${t_pd:-}" ] || awk -v ps="$t_ps" -v d="$t_pd" -v cps="$c_ps" -v cd="$c_pd" 'BEGIN {

@@ -22,7 +22,7 @@
 #
 #   nice -n 10 bench/run.sh                       # numa2-zrm1, 100 M events
 #   SRC=testdata/numa2/numa2-base.pgs EVENTS=20000000 REPEAT=5 bench/run.sh
-#   TDAT_ONLY=1 bench/run.sh [TRACE.dat...]       # trace.dat rows only, median of 5
+#   TDAT_ONLY=1 bench/run.sh [TRACE.dat...]       # trace.dat rows only, median of 11
 #
 # PAGESIM_DECODE_THREADS=1 keeps pagesim's file reader to one thread (the
 # one-core figure); by default it decompresses frames on a second thread.
@@ -77,10 +77,11 @@ ninja -C "$B" pagesim > /dev/null
 
 # TDAT_ONLY=1: pagesim stat against trace-cmd report on every bundled trace.dat, on
 # bench/out/tdat-*/trace.dat (bench/record-tdat.sh) and on each trace.dat given as an
-# argument, REPEAT runs each (default 5): the
+# argument, REPEAT_TDAT runs each (default 11: trace-cmd report's time on a small file
+# varies by a fifth from run to run): the
 # median wall time, the least CPU time, and the ratio of the medians
 if [ "${TDAT_ONLY:-0}" != 0 ]; then
-	REPEAT=${REPEAT_TDAT:-5}
+	REPEAT=${REPEAT_TDAT:-11}
 	TMP=$(mktemp -d)
 	trap 'rm -rf "$TMP"' EXIT
 	# runs CMD... REPEAT times: "median-wall-s least-cpu-s"

@@ -33,6 +33,8 @@
 #include "lib/kver.h"
 #include "trace/pgs.h"
 #include "trace/reader.h"
+#include "trace/sysroot.h"
+#include "cli/pass1.h"
 
 #define PID_LIMIT (1 << 22)	/* the kernel's PID_MAX_LIMIT on 64-bit */
 
@@ -112,6 +114,8 @@ int main(int argc, char **argv)
 	struct ps_pgs_meta meta = { 0 };
 	struct ps_reader_opts ropts = { .flags = PS_RD_COMM, .kver = PS_KVER_UNKNOWN };
 	char **comm_of = calloc(PID_LIMIT, sizeof(*comm_of));	/* task names, by pid */
+	static struct ps_machine machine;
+	struct ps_pass1_summary *sum = NULL;
 	struct ps_pgs_writer *w;
 	struct ps_reader *r;
 	struct ps_event *ev = NULL, e;
@@ -203,6 +207,10 @@ int main(int argc, char **argv)
 		}
 		if (ps_pgs_write_dir(w, "before", sysroot, &err) < 0)
 			goto fail;
+		/* the pass-1 summary, as pagesim convert writes it, so that replay reads the file once */
+		if (ps_sysroot_load_machine(sysroot, &machine, &err) < 0)
+			goto fail;
+		sum = ps_pass1_attach(w, &machine);
 		snprintf(p, sizeof(p), "%sformat", dir);
 		if (is_dir(p) && ps_pgs_write_dir(w, "format/kmem", p, &err) < 0)
 			goto fail;
@@ -269,7 +277,7 @@ int main(int argc, char **argv)
 			l->pfn = 0;
 		}
 	}
-	if (ps_pgs_writer_finish(w, &err) < 0)
+	if (ps_pass1_store(w, sum, &err) < 0 || ps_pgs_writer_finish(w, &err) < 0)
 		goto fail;
 	ps_pgs_writer_free(w);
 	if (fclose(of) || (tf && fclose(tf))) {

@@ -115,7 +115,7 @@ if [ "${TDAT_ONLY:-0}" != 0 ]; then
 	exit 0
 fi
 cc -O2 -o "$OUT/pgs_concat" -I. bench/pgs_concat.c "$B/libpagesim.a" \
-	$(pkg-config --cflags --libs libzstd zlib liblzma libtraceevent libtracecmd libtracefs) -lm
+	$(pkg-config --cflags --libs libzstd zlib liblzma libtraceevent libtracecmd libtracefs json-c) -lm -lpthread
 
 # make TARGET CMD...: runs CMD to build TARGET unless TARGET is newer than its inputs
 make_file() {

@@ -35,7 +35,7 @@ mkdir -p "$OUT"
 [ -d "$B" ] || meson setup "$B" > /dev/null
 ninja -C "$B" pagesim > /dev/null
 cc -O2 -o "$OUT/pgs_concat" -I. bench/pgs_concat.c "$B/libpagesim.a" \
-	$(pkg-config --cflags --libs libzstd zlib liblzma libtraceevent libtracecmd libtracefs) -lm
+	$(pkg-config --cflags --libs libzstd zlib liblzma libtraceevent libtracecmd libtracefs json-c) -lm -lpthread
 name=$(basename "${SRC%.pgs}")
 big=$OUT/$name-$EVENTS.pgs
 small=$OUT/$name-$CG_EVENTS.pgs

@@ -14,6 +14,7 @@
 #include "trace/pgs.h"
 #include "cli/cli.h"
 #include "cli/input.h"
+#include "cli/pass1.h"
 
 static const char convert_usage[] =
 	"usage: pagesim convert -o FILE [OPTIONS] TRACE\n"
@@ -23,6 +24,9 @@ static const char convert_usage[] =
 	"perf.data or perf script text, compressed or not) into a pagesim file,\n"
 	"together with the machine snapshots taken before and after the run, so\n"
 	"that the file alone replays: 'pagesim stat FILE' needs no --sysroot.\n"
+	"The file also carries what replay's first pass learns from the trace, so\n"
+	"that replay reads it once.  TRACE may be a pagesim file: written again,\n"
+	"with its snapshots, it gains that summary if it had none.\n"
 	"\n"
 	"options:\n"
 	"  -o, --output FILE  the pagesim file to write (replaced only once complete)\n"
@@ -86,6 +90,15 @@ static int sibling_after(const char *sysroot, char *out, size_t len)
 	return ok;
 }
 
+/* Whether pagesim file @r carries an after/ snapshot. */
+static int has_after(const struct ps_reader *r)
+{
+	char *t = ps_reader_snapshot(r, "after/proc/vmstat", NULL);
+
+	free(t);
+	return t != NULL;
+}
+
 int cmd_convert(int argc, char **argv)
 {
 	struct ps_input_opts io = { 0 };
@@ -97,8 +110,9 @@ int cmd_convert(int argc, char **argv)
 	struct ps_event ev;
 	const char *output = NULL, *after = NULL, *release;
 	char after_buf[4096], fmt_dir[4096], *copy;
-	int quiet = 0, allow_trunc = 0, level = 0, opt, r, ret = PS_EXIT_FAIL, nr_cpus;
+	int quiet = 0, allow_trunc = 0, level = 0, opt, r, ret = PS_EXIT_FAIL, nr_cpus, pgs_in;
 	const struct ps_reader_stats *s;
+	struct ps_pass1_summary *sum = NULL;
 
 	optind = 1;
 	while ((opt = ps_getopt("convert", argc, argv, "o:qvh", convert_options)) != -1) {
@@ -141,15 +155,12 @@ int cmd_convert(int argc, char **argv)
 	io.reader_flags |= PS_RD_COMM;
 	if (ps_input_open(&in, &io) < 0)
 		return PS_EXIT_FAIL;
-	if (in.embedded) {
-		ps_error("%s is already a pagesim file", io.trace);
-		goto out;
-	}
-	if (!after && in.sysroot[0] && sibling_after(in.sysroot, after_buf, sizeof(after_buf)))
+	pgs_in = !strncmp(ps_reader_format(in.reader), "pagesim", 7);
+	if (!after && in.sysroot[0] && !in.embedded && sibling_after(in.sysroot, after_buf, sizeof(after_buf)))
 		after = after_buf;
 	if (!in.sysroot[0] && !quiet)
 		ps_warn("no before/ snapshot: the file will carry no machine layout (give --sysroot DIR)");
-	else if (!after && !quiet)
+	else if (!after && !quiet && !(pgs_in && has_after(in.reader)))
 		ps_warn("no after/ snapshot: 'pagesim stat --check' will not work on the file (give --after DIR)");
 
 	release = io.kernel ? io.kernel : ps_reader_kernel_release(in.reader);
@@ -170,17 +181,27 @@ int cmd_convert(int argc, char **argv)
 	w = ps_pgs_writer_open(out.f, output, &meta, &err);
 	if (!w)
 		goto fail;
-	if (in.sysroot[0] && ps_pgs_write_dir(w, "before", in.sysroot, &err) < 0)
+	if (pgs_in) {
+		/* a pagesim file written again: its stored files, but those given anew and what the writer makes */
+		const char *skip[] = { "comm", PS_PASS1_BLOB, io.sysroot ? "before/" : "comm", after ? "after/" : "comm", NULL };
+
+		if (ps_pgs_copy_blobs(in.reader, w, skip, &err) < 0)
+			goto fail;
+	}
+	if (in.sysroot[0] && !in.embedded && ps_pgs_write_dir(w, "before", in.sysroot, &err) < 0)
 		goto fail;
 	if (after && ps_pgs_write_dir(w, "after", after, &err) < 0)
 		goto fail;
-	copy = strdup(io.trace);
+	copy = pgs_in ? NULL : strdup(io.trace);
 	if (copy) {
 		snprintf(fmt_dir, sizeof(fmt_dir), "%s/format", dirname(copy));
 		free(copy);
 		if (is_dir(fmt_dir) && ps_pgs_write_dir(w, "format", fmt_dir, &err) < 0)
 			goto fail;
 	}
+	/* with the machine's layout, the file carries what replay's pass 1 would learn */
+	if (in.sysroot[0])
+		sum = ps_pass1_attach(w, &in.machine);
 	while ((r = ps_reader_next(in.reader, &ev, &err)) > 0) {
 		if (ev.comm)
 			ps_pgs_note_comm(w, ev.pid, ev.comm);
@@ -199,6 +220,11 @@ int cmd_convert(int argc, char **argv)
 	ps_pgs_set_nr_cpus(w, nr_cpus);
 	if (!in.sysroot[0])
 		ps_pgs_set_pageblock_order(w, ps_reader_pageblock_order(in.reader));
+	if (ps_pass1_store(w, sum, &err) < 0) {
+		sum = NULL;
+		goto fail;
+	}
+	sum = NULL;
 	if (ps_pgs_writer_finish(w, &err) < 0 || ps_out_commit(&out, &err) < 0)
 		goto fail;
 	if (!quiet)
@@ -212,6 +238,7 @@ fail:
 abort:
 	ps_out_abort(&out);
 out:
+	ps_pass1_summary_free(sum);
 	ps_pgs_writer_free(w);
 	ps_input_close(&in);
 	return ret;

@@ -20,6 +20,7 @@
 
 #include "trace/pgs.h"
 #include "trace/sysroot.h"
+#include "cli/pass1.h"
 #include "trace/tracefs_rec.h"
 #include "cli/cli.h"
 
@@ -187,6 +188,8 @@ int cmd_record(int argc, char **argv)
 	struct ps_error err = { { 0 } };
 	struct ps_out out = { 0 };
 	struct ps_pgs_writer *w = NULL;
+	static struct ps_machine machine;
+	struct ps_pass1_summary *sum = NULL;
 	struct ps_rec *rec = NULL;
 	struct ps_rec_counters counters = { 0 };
 	struct sigaction sa = { 0 }, old[3];
@@ -260,6 +263,13 @@ int cmd_record(int argc, char **argv)
 		goto fail;
 	if (ps_rec_on(rec, &err) < 0 || ps_rec_write_counters(w, "before", &counters, &err) < 0)
 		goto fail;
+	{
+		/* the pass-1 summary replay reads instead of a first pass (none if the layout cannot be read) */
+		struct ps_error merr = { { 0 } };
+
+		if (ps_sysroot_load_machine("/", &machine, &merr) == 0)
+			sum = ps_pass1_attach(w, &machine);
+	}
 	t0 = last_flush = last_prog = now_s();
 	deadline = duration > 0 ? t0 + duration : 0;
 	if (optind < argc) {
@@ -357,6 +367,11 @@ int cmd_record(int argc, char **argv)
 		kill(child, SIGTERM);
 		waitpid(child, &child_status, 0);
 	}
+	if (ps_pass1_store(w, sum, &err) < 0) {
+		sum = NULL;
+		goto fail;
+	}
+	sum = NULL;
 	if (ps_pgs_writer_finish(w, &err) < 0 || ps_out_commit(&out, &err) < 0)
 		goto fail;
 	nr = ps_rec_lost(rec, lost, PS_READER_MAX_CPUS);
@@ -397,6 +412,7 @@ fail:
 	}
 out:
 	ps_rec_destroy(rec);
+	ps_pass1_summary_free(sum);
 	ps_pgs_writer_free(w);
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/configs.h"
 #include "cli/input.h"
+#include "cli/pass1.h"
 #include "cli/policyopt.h"
 #include "cli/timeline.h"
 
@@ -354,8 +355,9 @@ static int replay_member(const struct ps_replay_opts *ro, struct ps_input_opts *
 	const struct ps_event *evs, *bad;
 	struct ps_error err = { { 0 } };
 	struct ps_replay *r;
+	uint64_t expect = 0;
 	char msg[512];
-	int rc;
+	int rc, one;
 
 	*rp = r = ps_replay_create(m, ro, msg, sizeof(msg));
 	if (!r) {
@@ -363,14 +365,20 @@ static int replay_member(const struct ps_replay_opts *ro, struct ps_input_opts *
 		ps_input_close(in);
 		return -1;
 	}
-	while ((rc = ps_reader_next_batch(in->reader, &evs, &err)) > 0)
-		ps_replay_prepass(r, evs, rc);
-	if (rc < 0) {
-		ps_error("%s", err.msg);
-		ps_input_close(in);
-		return -1;
+	/* a pagesim file's pass-1 summary stands in for pass 1: the file is read once */
+	one = ps_pass1_from_summary(in, r, (io->reader_flags & PS_RD_COMM) != 0, &expect);
+	if (one && ro->verbose && !quiet)
+		fprintf(stderr, "pagesim: pass 1 from %s's summary: the trace is read once\n", io->trace);
+	if (!one) {
+		while ((rc = ps_reader_next_batch(in->reader, &evs, &err)) > 0)
+			ps_replay_prepass(r, evs, rc);
+		if (rc < 0) {
+			ps_error("%s", err.msg);
+			ps_input_close(in);
+			return -1;
+		}
 	}
-	if (ps_input_report(in, quiet, trunc) < 0) {
+	if ((!one || (ps_reader_stats(in->reader)->truncated && !trunc)) && ps_input_report(in, quiet, trunc) < 0) {
 		ps_input_close(in);
 		return -1;
 	}
@@ -379,14 +387,15 @@ static int replay_member(const struct ps_replay_opts *ro, struct ps_input_opts *
 		ps_input_close(in);
 		return -1;
 	}
-	ps_input_close(in);
+	if (!one)
+		ps_input_close(in);
 	if (setup_view(r, mv, &in->machine) < 0)
 		return -1;
 
 	/* pass 2: the replay */
 	io->quiet = 1;
 	io->reader_flags |= PS_RD_COMM;	/* follow's ZONE_RECLAIM_ACTIVE needs each event's task too */
-	if (ps_input_open(in, io) < 0)
+	if (!one && ps_input_open(in, io) < 0)
 		return -1;
 	while ((rc = ps_reader_next_batch(in->reader, &evs, &err)) > 0)
 		if (ps_replay_batch(r, evs, rc, &bad, msg, sizeof(msg)) < 0) {
@@ -397,6 +406,20 @@ static int replay_member(const struct ps_replay_opts *ro, struct ps_input_opts *
 	if (rc < 0) {
 		ps_error("%s", err.msg);
 		return -1;
+	}
+	if (one) {
+		const struct ps_reader_stats *s = ps_reader_stats(in->reader);
+		uint64_t got = 0;
+
+		for (int t = 0; t < PS_EV_NR; t++)
+			got += s->events[t];
+		if (got != expect) {
+			ps_error("%s: its pass-1 summary is of %llu events but it holds %llu: the file was altered",
+				 io->trace, (unsigned long long)expect, (unsigned long long)got);
+			return -1;
+		}
+		if (ps_input_report(in, quiet, trunc) < 0)
+			return -1;
 	}
 	ps_replay_view_finish(r);
 	if (mv->view->have_w) {

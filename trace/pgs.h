@@ -112,8 +112,21 @@ int ps_pgs_write_blob(struct ps_pgs_writer *w, const char *name, const void *dat
  */
 int ps_pgs_write_dir(struct ps_pgs_writer *w, const char *prefix, const char *dir, struct ps_error *err);
 
+/*
+ * The stored files of the pagesim file @r is reading, into @w, but for
+ * names that start with one of @skip (NULL-terminated; "comm" and the
+ * like, which the writer makes anew): their number, or -1 with @err.
+ */
+int ps_pgs_copy_blobs(struct ps_reader *r, struct ps_pgs_writer *w, const char *const *skip, struct ps_error *err);
+
 /* Appends one event; a frame is compressed and written every PS_PGS_FRAME_EVENTS. */
 int ps_pgs_write_event(struct ps_pgs_writer *w, const struct ps_event *ev, struct ps_error *err);
+
+/*
+ * @fn sees each event ps_pgs_write_event() appends, as the file will hold
+ * it (cli gives the pass-1 summary its events this way).
+ */
+void ps_pgs_set_observer(struct ps_pgs_writer *w, void (*fn)(void *ctx, const struct ps_event *ev), void *ctx);
 
 /* Writes the buffered events as a frame now (record does this on a timer). */
 int ps_pgs_flush(struct ps_pgs_writer *w, struct ps_error *err);

@@ -696,6 +696,50 @@ static char *pgs_snapshot(const struct ps_reader *r, const char *rel, size_t *le
 	return NULL;
 }
 
+static int pgs_task_of(struct ps_reader *r, int32_t pid, const char **comm)
+{
+	const struct comm_map *c = comm_of(r->priv, pid);
+
+	*comm = c->comm;
+	return c->task;
+}
+
+static const struct ps_reader_ops pgs_ops;
+
+int ps_pgs_copy_blobs(struct ps_reader *r, struct ps_pgs_writer *w, const char *const *skip, struct ps_error *err)
+{
+	const struct pgs_state *st = r->priv;
+	int n = 0;
+
+	if (r->ops != &pgs_ops)
+		return ps_err(err, "%s: not a pagesim file", r->path);
+	for (int i = 0; i < st->nr_blobs; i++) {
+		const struct blob *b = &st->blobs[i];
+		char name[4096];
+		int skipped = 0;
+		size_t len;
+		char *text;
+
+		if (b->name_len <= 0 || b->name_len >= (int)sizeof(name))
+			continue;
+		memcpy(name, b->name, b->name_len);
+		name[b->name_len] = 0;
+		for (int k = 0; skip && skip[k]; k++)
+			skipped |= !strncmp(name, skip[k], strlen(skip[k]));
+		if (skipped)
+			continue;
+		if (!(text = blob_text(st, b, &len)))
+			return ps_err(err, "%s: the stored file %s is damaged", r->path, name);
+		if (ps_pgs_write_blob(w, name, text, len, err) < 0) {
+			free(text);
+			return -1;
+		}
+		free(text);
+		n++;
+	}
+	return n;
+}
+
 static void pgs_close(struct ps_reader *r)
 {
 	struct pgs_state *st = r->priv;
@@ -723,6 +767,7 @@ static const struct ps_reader_ops pgs_ops = {
 	.next_batch = pgs_next_batch,
 	.close = pgs_close,
 	.snapshot = pgs_snapshot,
+	.task_of = pgs_task_of,
 };
 
 int ps_pgs_open(struct ps_reader *r, struct ps_error *err)

@@ -64,6 +64,8 @@ struct ps_pgs_writer {
 	struct cpu_lost *lost;
 	int lost_cpus;
 	int failed;
+	void (*observe)(void *ctx, const struct ps_event *ev);
+	void *observe_ctx;
 };
 
 static void put16(uint8_t *p, uint16_t v)
@@ -390,9 +392,17 @@ int ps_pgs_write_event(struct ps_pgs_writer *w, const struct ps_event *ev, struc
 	if (!kmem)
 		ps_pgs_put_x(w->col, w->col_len, ev, &w->xpred);
 	w->events++;
+	if (w->observe)
+		w->observe(w->observe_ctx, ev);
 	if (++w->nr == PS_PGS_FRAME_EVENTS)
 		return ps_pgs_flush(w, err);
 	return 0;
+}
+
+void ps_pgs_set_observer(struct ps_pgs_writer *w, void (*fn)(void *ctx, const struct ps_event *ev), void *ctx)
+{
+	w->observe = fn;
+	w->observe_ctx = ctx;
 }
 
 void ps_pgs_note_comm(struct ps_pgs_writer *w, int32_t pid, const char *comm)

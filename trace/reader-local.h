@@ -19,6 +19,8 @@ struct ps_reader_ops {
 	void (*close)(struct ps_reader *r);
 	/* optional: stored sysroot files, see ps_reader_snapshot() */
 	char *(*snapshot)(const struct ps_reader *r, const char *rel, size_t *len);
+	/* optional: see ps_reader_task_of(); a back-end with it reads PS_RD_COMM per batch */
+	int (*task_of)(struct ps_reader *r, int32_t pid, const char **comm);
 };
 
 struct ps_reader {

@@ -271,6 +271,20 @@ int ps_reader_has_snapshots(const struct ps_reader *r)
 	return z != NULL;
 }
 
+int ps_reader_task_of(struct ps_reader *r, int32_t pid, const char **comm)
+{
+	*comm = NULL;
+	return r->ops && r->ops->task_of ? r->ops->task_of(r, pid, comm) : -1;
+}
+
+int ps_reader_add_comm(struct ps_reader *r)
+{
+	if (!r->ops || !r->ops->task_of)
+		return -1;
+	r->opts.flags |= PS_RD_COMM;
+	return 0;
+}
+
 void ps_reader_close(struct ps_reader *r)
 {
 	if (!r)

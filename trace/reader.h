@@ -112,6 +112,16 @@ char *ps_reader_snapshot(const struct ps_reader *r, const char *rel, size_t *len
 /* Whether the trace carries snapshots (then it needs no --sysroot). */
 int ps_reader_has_snapshots(const struct ps_reader *r);
 
+/*
+ * The enum ps_task of @pid as the reader names tasks with PS_RD_COMM, and
+ * its comm in *@comm (NULL when unnamed), for back-ends that name tasks by
+ * pid (pagesim files); -1 for the others.
+ */
+int ps_reader_task_of(struct ps_reader *r, int32_t pid, const char **comm);
+
+/* Turns PS_RD_COMM on from the next event: 0, or -1 when the back-end cannot (open it again). */
+int ps_reader_add_comm(struct ps_reader *r);
+
 void ps_reader_close(struct ps_reader *r);
 
 #endif

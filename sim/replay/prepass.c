@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/replay/engine.h"
+#include "sim/replay/summary.h"
 
 void rp_free_pass1(struct ps_replay *r)
 {
@@ -74,18 +75,27 @@ static void prepass_reclaim_event(struct ps_replay *r, const struct ps_event *ev
 	}
 }
 
-static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
+/*
+ * One event of pass 1.  @agg (a constant): also the sums over every event
+ * (first and last time, net use and kcompactd's frees per zone, whether the
+ * trace names tasks, whether it has LRU events), which a pass-1 summary
+ * carries as sums; without it, only what the summary's events decide.
+ */
+static inline void prepass_one(struct ps_replay *r, const struct ps_event *ev, const int agg)
 {
 	struct ps_zone *z;
 	uint32_t idx, n;
 	int cls, zi, order = ev->order, mig;
 
-	if (!r->first_ns)
-		r->first_ns = ev->ts_ns ? ev->ts_ns : 1;
-	r->last_ns = ev->ts_ns;
+	if (agg) {
+		if (!r->first_ns)
+			r->first_ns = ev->ts_ns ? ev->ts_ns : 1;
+		r->last_ns = ev->ts_ns;
+	}
 	if (!ps_event_is_kmem(ev->type)) {
 		/* the page-cache and LRU events: the LRU comes from them, not from gfp flags */
-		r->lru_events |= ev->type == PS_EV_PC_ADD || ev->type == PS_EV_LRU_ADD;
+		if (agg)
+			r->lru_events |= ev->type == PS_EV_PC_ADD || ev->type == PS_EV_LRU_ADD;
 		if (r->o.mode == PS_REPLAY_SIMULATE)
 			prepass_reclaim_event(r, ev);
 		return;
@@ -93,7 +103,8 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
 		return;
 	mig = ev->type == PS_EV_FREE && order == 0 && ev->task == PS_TASK_KCOMPACTD;
-	r->mig_total += mig;
+	if (agg)
+		r->mig_total += mig;
 	if (r->cross) {
 		/* another machine: only which traced blocks were allocated at the start matters */
 		int ti = tzone_of(r, ev->pfn, &idx);
@@ -119,10 +130,12 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 	if (!z)
 		return;
 	zi = z->index;
-	if ((ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE) && order < PS_NR_PAGE_ORDERS)
-		r->net_pages[zi] += ev->type == PS_EV_FREE ? (int64_t)1 << order : -((int64_t)1 << order);
-	r->trace_has_comm |= ev->comm != NULL;	/* simulate mode reads task names in pass 1 too */
-	r->mig_expected[zi] += mig;
+	if (agg) {
+		if ((ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE) && order < PS_NR_PAGE_ORDERS)
+			r->net_pages[zi] += ev->type == PS_EV_FREE ? (int64_t)1 << order : -((int64_t)1 << order);
+		r->trace_has_comm |= ev->comm != NULL;	/* simulate mode reads task names in pass 1 too */
+		r->mig_expected[zi] += mig;
+	}
 	if (ev->type == PS_EV_EXTFRAG) {
 		uint32_t pbs = 1u << (ev->fallback_order > z->pageblock_order ? ev->fallback_order - z->pageblock_order : 0);
 
@@ -174,12 +187,12 @@ static inline void prepass_event(struct ps_replay *r, const struct ps_event *ev)
 void ps_replay_prepass(struct ps_replay *r, const struct ps_event *evs, int n)
 {
 	for (int i = 0; i < n; i++)
-		prepass_event(r, &evs[i]);
+		prepass_one(r, &evs[i], 1);
 }
 
 int ps_replay_opts_share_prepass(const struct ps_replay_opts *a, const struct ps_replay_opts *b)
 {
-	/* prepass_event reads the mode and, in follow mode, the profile's extfrag rule */
+	/* prepass_one() reads the mode and, in follow mode, the profile's extfrag rule */
 	return a->mode == b->mode && a->profile == b->profile && a->traced == b->traced;
 }
 
@@ -228,4 +241,99 @@ int ps_replay_prepass_copy(struct ps_replay *dst, const struct ps_replay *src)
 	dst->lru_events = src->lru_events;
 	dst->trace_has_comm = src->trace_has_comm;
 	return 0;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+int ps_replay_prepass_summary(struct ps_replay *r, const void *blob, size_t len, int with_comm,
+			      int (*task_of)(void *ctx, int32_t pid, const char **comm), void *ctx, uint64_t *events)
+{
+	const uint8_t *b = blob, *p, *pids, *evs;
+	uint32_t nz, nr_pids;
+	uint64_t nr_ev;
+	size_t pidrec;
+
+	if (len < PS_PASS1_HDR || memcmp(b, PS_PASS1_MAGIC, 4))
+		return -1;
+	if (get32(b + 4) != PS_PASS1_VERSION)
+		return 0;	/* another version's: read the trace */
+	nz = get32(b + 36);
+	nr_pids = get32(b + 40);
+	if (!nz || nz > PS_MAX_ZONES || len < PS_PASS1_HDR + (size_t)nz * PS_PASS1_ZONE)
+		return -1;
+	pidrec = 16 + 8 * (size_t)nz;
+	pids = b + PS_PASS1_HDR + (size_t)nz * PS_PASS1_ZONE;
+	if ((size_t)(b + len - pids) / pidrec < nr_pids || (size_t)(b + len - pids) - nr_pids * pidrec < 8)
+		return -1;
+	p = pids + nr_pids * pidrec;
+	nr_ev = get64(p);
+	evs = p + 8;
+	if ((size_t)(b + len - evs) / PS_PASS1_REC != nr_ev || (size_t)(b + len - evs) % PS_PASS1_REC)
+		return -1;
+	for (uint64_t i = 0; i < nr_ev; i++)
+		if (evs[i * PS_PASS1_REC + 14] >= PS_EV_NR)
+			return -1;
+	/* the zones it was built on must be this replay's: the traced ones, and the model's on the same machine */
+	if ((uint32_t)r->nr_tz != nz || (!r->cross && (uint32_t)r->mm.nr_zones != nz))
+		return 0;
+	for (uint32_t i = 0; i < nz; i++) {
+		const uint8_t *zp = b + PS_PASS1_HDR + (size_t)i * PS_PASS1_ZONE;
+		uint64_t base = get64(zp), n = get64(zp + 8);
+
+		if (r->tz[i].base != base || r->tz[i].nr_pages != n)
+			return 0;
+		if (!r->cross && (r->mm.zones[i].start_pfn != base || r->mm.zones[i].nr_pages != n ||
+				  r->mm.zones[i].pageblock_order != (int)get32(zp + 16)))
+			return 0;
+	}
+
+	r->first_ns = get64(b + 16);
+	r->last_ns = get64(b + 24);
+	r->lru_events = get32(b + 32) != 0;
+	for (uint32_t i = 0; !r->cross && i < nz; i++)
+		r->net_pages[i] = (int64_t)get64(b + PS_PASS1_HDR + (size_t)i * PS_PASS1_ZONE + 24);
+	/* the sums that turn on a task's name: pass 1 names tasks only when its reader did */
+	for (uint32_t i = 0; with_comm && i < nr_pids; i++) {
+		const uint8_t *pp = pids + i * pidrec;
+		const char *comm = NULL;
+		int task = task_of(ctx, (int32_t)get32(pp), &comm);
+
+		if (!r->cross && get32(pp + 4) && comm)
+			r->trace_has_comm = 1;
+		if (task != PS_TASK_KCOMPACTD)
+			continue;
+		r->mig_total += get64(pp + 8);
+		for (uint32_t zi = 0; !r->cross && zi < nz; zi++)
+			r->mig_expected[zi] += (int64_t)get64(pp + 16 + 8 * zi);
+	}
+	for (uint64_t i = 0; i < nr_ev; i++) {
+		const uint8_t *e = evs + i * PS_PASS1_REC;
+		struct ps_event ev = { 0 };
+
+		ev.pfn = get64(e);
+		ev.pid = (int32_t)get32(e + 8);
+		ev.cpu = (uint16_t)(e[12] | e[13] << 8);
+		ev.type = e[14];
+		ev.order = e[15];
+		ev.migratetype = (int8_t)e[16];
+		ev.alloc_order = e[17];
+		ev.fallback_order = e[18];
+		ev.alloc_migratetype = (int8_t)e[19];
+		ev.fallback_migratetype = (int8_t)e[20];
+		ev.change_ownership = e[21];
+		ev.task = PS_TASK_OTHER;
+		if (with_comm)
+			ev.task = (uint8_t)task_of(ctx, ev.pid, &ev.comm);
+		prepass_one(r, &ev, 0);
+	}
+	*events = get64(b + 8);
+	return 1;
 }

@@ -13,6 +13,8 @@
  *
  * Both need two passes over the trace: pass 1 (ps_replay_prepass) infers
  * the state at the start of the trace; pass 2 (ps_replay_event) replays.
+ * A pagesim file's pass-1 summary stands in for pass 1
+ * (ps_replay_prepass_summary), so that such a file is read once.
  */
 #ifndef PS_REPLAY_H
 #define PS_REPLAY_H
@@ -103,6 +105,18 @@ void ps_replay_destroy(struct ps_replay *r);
 
 /* Pass 1: every event of the trace, in order, @n at a time. */
 void ps_replay_prepass(struct ps_replay *r, const struct ps_event *evs, int n);
+
+/*
+ * Pass 1 from a pass-1 summary (sim/replay/summary.h) of @len bytes
+ * instead of the trace.  @with_comm: whether pass 1 would have read tasks
+ * (the reader's PS_RD_COMM); then @task_of gives the enum ps_task of a pid
+ * (and its comm, NULL when unnamed) as the reader names it.  1: pass 1 is
+ * done, and the trace must have *@events events; 0: the summary is of
+ * other zones or another version (read the trace); -1: it is damaged (@r
+ * is untouched either way).
+ */
+int ps_replay_prepass_summary(struct ps_replay *r, const void *blob, size_t len, int with_comm,
+			      int (*task_of)(void *ctx, int32_t pid, const char **comm), void *ctx, uint64_t *events);
 
 /*
  * Whether replays with @a and @b of one machine make the same pass 1 of a

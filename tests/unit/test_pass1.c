@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_pass1.c - the pass-1 summary (sim/replay/summary.c): on a made-up
+ * trace of every kind of event pass 1 reads (blocks of each order, aligned
+ * or not, fallbacks, pcp-type evidence, drains, page-cache deletes inside
+ * and outside reclaim windows, kswapd's and kcompactd's frees, pfns outside
+ * the zones), a replay whose pass 1 comes from the summary counts what a
+ * replay of two passes counts, in both modes and under profiles with
+ * either extfrag rule; a damaged summary is refused, one of other zones or
+ * another version is not used.  argv[1]: the source root.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/kvfile.h"
+#include "lib/machine.h"
+#include "sim/replay/replay.h"
+#include "sim/replay/summary.h"
+#include "trace/sysroot.h"
+#include "check.h"
+
+#define NR_EVS 60000
+#define PID_KSWAPD 77
+#define PID_KCOMPACTD 88
+#define PID_NAMED 99
+
+static struct ps_event evs[NR_EVS];
+static int nr_evs;
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint32_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)rng;
+}
+
+static int task_of(void *ctx, int32_t pid, const char **comm)
+{
+	(void)ctx;
+	*comm = pid == PID_KSWAPD ? "kswapd0" : pid == PID_KCOMPACTD ? "kcompactd0" : pid == PID_NAMED ? "dd" : NULL;
+	return pid == PID_KSWAPD ? PS_TASK_KSWAPD : pid == PID_KCOMPACTD ? PS_TASK_KCOMPACTD : PS_TASK_OTHER;
+}
+
+/* A made-up trace over @m's zones. */
+static void make_trace(const struct ps_machine *m)
+{
+	static const int32_t pids[] = { 1, PID_KSWAPD, PID_KCOMPACTD, PID_NAMED, -1 };
+	uint64_t ts = 1000;
+
+	for (nr_evs = 0; nr_evs < NR_EVS; nr_evs++) {
+		struct ps_event *e = &evs[nr_evs];
+		const struct ps_zone_desc *d = &m->zones[next() % m->nr_zones];
+		uint32_t k = next() % 100;
+
+		memset(e, 0, sizeof(*e));
+		e->ts_ns = ts += 1 + next() % 5000;
+		e->cpu = (uint16_t)(next() % 4);
+		e->pid = pids[next() % 5];
+		e->migratetype = (int8_t)(next() % 4) - 1;
+		e->alloc_migratetype = e->fallback_migratetype = PS_MT_UNKNOWN;
+		e->order = k < 70 ? 0 : (uint8_t)(next() % 12);
+		/* a part of the span, so that pages recur; some pfns outside every zone */
+		e->pfn = d->start_pfn + next() % (d->spanned < 20000 ? d->spanned : 20000);
+		if (next() % 2)
+			e->pfn &= ~((1ull << (e->order % 11)) - 1);
+		if (k == 99)
+			e->pfn = 1ull << 40;
+		if (next() % 500 == 0)
+			e->pfn = PS_PFN_NONE;
+		k = next() % 100;
+		e->type = k < 35 ? PS_EV_ALLOC : k < 70 ? PS_EV_FREE : k < 80 ? PS_EV_ZONE_LOCKED : k < 85 ? PS_EV_PCPU_DRAIN :
+			  k < 87 ? PS_EV_FREE_BATCHED : k < 89 ? PS_EV_EXTFRAG : k < 94 ? PS_EV_PC_DEL :
+			  k < 95 ? PS_EV_PC_ADD : k < 96 ? PS_EV_LRU_ADD : k < 98 ? PS_EV_DIRECT_BEGIN : PS_EV_DIRECT_END;
+		if (e->type == PS_EV_EXTFRAG) {
+			e->alloc_order = (uint8_t)(next() % 4);
+			e->fallback_order = (uint8_t)(next() % 11);
+			e->alloc_migratetype = (int8_t)(next() % 3);
+			e->fallback_migratetype = (int8_t)(next() % 3);
+			e->change_ownership = next() % 2;
+		}
+		if (e->type == PS_EV_PC_DEL && next() % 2)
+			e->order = 0;
+		if (e->type == PS_EV_DIRECT_BEGIN || e->type == PS_EV_DIRECT_END)
+			e->pfn = PS_PFN_NONE;
+	}
+}
+
+/* The events as a reader gives them with (@comm) or without task names. */
+static void name_tasks(int comm)
+{
+	for (int i = 0; i < nr_evs; i++) {
+		evs[i].comm = NULL;
+		evs[i].task = comm ? (uint8_t)task_of(NULL, evs[i].pid, &evs[i].comm) : PS_TASK_OTHER;
+	}
+}
+
+static struct ps_replay *replay_new(const struct ps_machine *m, const struct ps_machine *traced, int mode,
+				    const char *prof)
+{
+	static struct ps_replay_opts o;
+	char err[256];
+	struct ps_replay *r;
+
+	memset(&o, 0, sizeof(o));
+	o.mode = mode;
+	o.profile = ps_profile_by_name(prof);
+	o.traced = traced;
+	ps_policy_init(&o.policy);
+	ps_policy_init(&o.recorded);
+	for (int c = 0; c < PS_MAX_CPUS; c++)
+		o.cpu_node_map[c] = -1;
+	ps_lock_params_init(&o.lock);
+	r = ps_replay_create(m, &o, err, sizeof(err));
+	if (!r)
+		fprintf(stderr, "ps_replay_create: %s\n", err);
+	return r;
+}
+
+/* Start and pass 2 of @r (tasks named), its counters into @kv. */
+static int finish(struct ps_replay *r, struct ps_kv *kv)
+{
+	char err[256];
+
+	if (ps_replay_start(r, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ps_replay_start: %s\n", err);
+		return -1;
+	}
+	name_tasks(1);
+	for (int i = 0; i < nr_evs; i++)
+		if (ps_replay_event(r, &evs[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "ps_replay_event %d: %s\n", i, err);
+			return -1;
+		}
+	ps_kv_init(kv);
+	return ps_replay_counters(r, kv);
+}
+
+/* Whether the two replays of @m (model) on @traced count alike. */
+static void compare(const struct ps_machine *m, const struct ps_machine *traced, int mode, const char *prof,
+		    const void *blob, size_t len)
+{
+	struct ps_replay *a = replay_new(m, traced, mode, prof), *b = replay_new(m, traced, mode, prof);
+	int with_comm = mode == PS_REPLAY_SIMULATE, differ = 0;
+	struct ps_kv ka, kb;
+	uint64_t events = 0;
+
+	CHECK(a && b);
+	if (!a || !b)
+		return;
+	name_tasks(with_comm);
+	ps_replay_prepass(a, evs, nr_evs);
+	CHECK_EQ(ps_replay_prepass_summary(b, blob, len, with_comm, task_of, NULL, &events), 1);
+	CHECK_EQ(events, nr_evs);
+	CHECK_EQ(finish(a, &ka), 0);
+	CHECK_EQ(finish(b, &kb), 0);
+	CHECK_EQ(ka.nr, kb.nr);
+	for (int i = 0; i < ka.nr && i < kb.nr; i++)
+		if (strcmp(ka.items[i].name, kb.items[i].name) || ka.items[i].value != kb.items[i].value) {
+			if (differ++ < 5)
+				fprintf(stderr, "%s %s: %s %lld against %s %lld\n", mode ? "simulate" : "follow", prof,
+					ka.items[i].name, (long long)ka.items[i].value, kb.items[i].name,
+					(long long)kb.items[i].value);
+		}
+	CHECK_EQ(differ, 0);
+	ps_kv_free(&ka);
+	ps_kv_free(&kb);
+	ps_replay_destroy(a);
+	ps_replay_destroy(b);
+}
+
+int main(int argc, char **argv)
+{
+	static struct ps_machine m, other;
+	struct ps_error err = { { 0 } };
+	struct ps_pass1_summary *s;
+	struct ps_replay *r;
+	char path[4096];
+	uint8_t *blob, *bad;
+	uint64_t events;
+	size_t len;
+
+	if (argc < 2)
+		return 2;
+	snprintf(path, sizeof(path), "%s/testdata/numa2/numa2-base/before", argv[1]);
+	CHECK_EQ(ps_sysroot_load_machine(path, &m, &err), 0);
+	snprintf(path, sizeof(path), "%s/testdata/numa4/numa4-base/before", argv[1]);
+	CHECK_EQ(ps_sysroot_load_machine(path, &other, &err), 0);
+	if (check_fail)
+		CHECK_DONE();
+	make_trace(&m);
+
+	s = ps_pass1_summary_create(&m);
+	CHECK(s != NULL);
+	name_tasks(0);	/* the writer sees no task names: the summary must not need them */
+	for (int i = 0; i < nr_evs; i++)
+		ps_pass1_summary_event(s, &evs[i]);
+	blob = ps_pass1_summary_finish(s, &len);
+	ps_pass1_summary_free(s);
+	CHECK(blob != NULL);
+	if (!blob)
+		CHECK_DONE();
+	/* it keeps only a part of the trace */
+	{
+		uint32_t nz = blob[36] | blob[37] << 8, np = blob[40] | blob[41] << 8;
+		size_t kept = (len - PS_PASS1_HDR - nz * PS_PASS1_ZONE - np * (16 + 8 * (size_t)nz) - 8) / PS_PASS1_REC;
+
+		CHECK(kept > 0 && kept < (size_t)nr_evs / 2);
+	}
+
+	for (int mode = PS_REPLAY_FOLLOW; mode <= PS_REPLAY_SIMULATE; mode++) {
+		compare(&m, NULL, mode, "4.4", blob, len);
+		compare(&m, NULL, mode, "6.10", blob, len);
+		compare(&m, NULL, mode, "6.18", blob, len);
+	}
+	/* another machine's model, the trace's own traced zones */
+	compare(&other, &m, PS_REPLAY_SIMULATE, "5.10", blob, len);
+
+	/* refused: cut, damaged counts, unknown event types; not used: other zones, another version */
+	r = replay_new(&m, NULL, PS_REPLAY_SIMULATE, "5.10");
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_EQ(ps_replay_prepass_summary(r, blob, len - 1, 1, task_of, NULL, &events), -1);
+		CHECK_EQ(ps_replay_prepass_summary(r, blob, 20, 1, task_of, NULL, &events), -1);
+		bad = malloc(len);
+		memcpy(bad, blob, len);
+		bad[40] ^= 0x40;	/* the pid count */
+		CHECK_EQ(ps_replay_prepass_summary(r, bad, len, 1, task_of, NULL, &events), -1);
+		memcpy(bad, blob, len);
+		bad[len - PS_PASS1_REC + 14] = PS_EV_NR;
+		CHECK_EQ(ps_replay_prepass_summary(r, bad, len, 1, task_of, NULL, &events), -1);
+		memcpy(bad, blob, len);
+		bad[0] = 'X';
+		CHECK_EQ(ps_replay_prepass_summary(r, bad, len, 1, task_of, NULL, &events), -1);
+		memcpy(bad, blob, len);
+		bad[4] = PS_PASS1_VERSION + 1;
+		CHECK_EQ(ps_replay_prepass_summary(r, bad, len, 1, task_of, NULL, &events), 0);
+		memcpy(bad, blob, len);
+		bad[PS_PASS1_HDR + 8] ^= 1;	/* zone 0 one page longer or shorter */
+		CHECK_EQ(ps_replay_prepass_summary(r, bad, len, 1, task_of, NULL, &events), 0);
+		free(bad);
+		ps_replay_destroy(r);
+	}
+	r = replay_new(&other, NULL, PS_REPLAY_SIMULATE, "5.10");
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_EQ(ps_replay_prepass_summary(r, blob, len, 1, task_of, NULL, &events), 0);
+		ps_replay_destroy(r);
+	}
+	free(blob);
+	CHECK_DONE();
+}

@@ -85,7 +85,8 @@ static const char replay_usage[] =
 	"  -h, --help         this text\n"
 	"  --version          pagesim's version\n"
 	"\n"
-	"TRACE must be a file (it is read twice: once to infer the starting state).\n"
+	"TRACE must be a file (it is read twice: once to infer the starting state;\n"
+	"a pagesim file that carries pagesim convert's summary of that pass, once).\n"
 	"exit status: 0 success, 1 failure, 2 bad usage\n";
 
 enum { OPT_MODE = 256, OPT_SYSROOT, OPT_MACHINE, OPT_CPUMAP, OPT_LAYOUT, OPT_POLICY, OPT_SET, OPT_KERNEL, OPT_FORMAT, OPT_STATE, OPT_FOLD,
@@ -752,7 +753,7 @@ int cmd_replay(int argc, char **argv)
 		if (ensemble)
 			ps_kv_init(mkv);
 		if (member > 0) {
-			/* each member reads the trace twice as the plain replay does */
+			/* each member reads the trace as the plain replay does */
 			ps_input_close(&in);	/* the previous member's pass 2 */
 			io.quiet = 1;
 			io.reader_flags = pass1_flags;

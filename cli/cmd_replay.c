@@ -408,6 +408,11 @@ static int replay_member(const struct ps_replay_opts *ro, struct ps_input_opts *
 		ps_error("%s", err.msg);
 		return -1;
 	}
+	if (ps_replay_batch_end(r, &bad, msg, sizeof(msg)) < 0) {
+		ps_error("model invariant broken after %s pfn %#llx at %llu ns: %s", ps_event_names[bad->type],
+			 (unsigned long long)bad->pfn, (unsigned long long)bad->ts_ns, msg);
+		return -1;
+	}
 	if (one) {
 		const struct ps_reader_stats *s = ps_reader_stats(in->reader);
 		uint64_t got = 0;

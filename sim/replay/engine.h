@@ -51,6 +51,13 @@ enum touch {
 struct ps_replay {
 	struct ps_replay_opts o;
 	struct ps_rng rng;		/* an ensemble member's: the vmstat drift, the order of same-time events */
+	/*
+	 * An ensemble member's last event of a batch, held for the next
+	 * batch's first (their order may be swapped too): a batch ends where
+	 * the reader's does, which a perturbation must not depend on
+	 */
+	struct ps_event held;
+	int have_held;
 	const struct ps_machine *m;
 	struct ps_mm mm;		/* the model */
 	struct ps_timers timers;

@@ -83,23 +83,51 @@ int ps_replay_batch(struct ps_replay *r, const struct ps_event *evs, int n, cons
 		}
 		return 0;
 	}
-	for (int i = 0; i < n; i++) {
-		const struct ps_event *a = &evs[i], *b = i + 1 < n ? &evs[i + 1] : NULL;
+	/* a: the next event to replay, evs[i] the one after it */
+	const struct ps_event *a = r->have_held ? &r->held : n ? &evs[0] : NULL;
+	int i = r->have_held ? 0 : 1;
 
-		if (perturb && b && b->ts_ns == a->ts_ns && b->cpu != a->cpu && b->pfn != a->pfn &&
-		    (ps_rng_next(&r->rng) >> 63)) {
+	r->have_held = 0;
+	while (a && i < n) {
+		const struct ps_event *b = &evs[i++];
+
+		if (b->ts_ns == a->ts_ns && b->cpu != a->cpu && b->pfn != a->pfn && (ps_rng_next(&r->rng) >> 63)) {
 			if (ps_replay_event(r, b, err, len) < 0) {
 				*bad = b;
 				return -1;
 			}
-			i++;
-		} else {
-			b = NULL;
+			if (ps_replay_event(r, a, err, len) < 0) {
+				*bad = a;
+				return -1;
+			}
+			a = i < n ? &evs[i++] : NULL;
+			continue;
 		}
 		if (ps_replay_event(r, a, err, len) < 0) {
 			*bad = a;
 			return -1;
 		}
+		a = b;
+	}
+	if (a) {
+		/* held for the next batch; the reader's comm lasts only to its next batch: whether there is one stays */
+		if (a != &r->held) {
+			r->held = *a;
+			r->held.comm = a->comm ? "" : NULL;
+		}
+		r->have_held = 1;
+	}
+	return 0;
+}
+
+int ps_replay_batch_end(struct ps_replay *r, const struct ps_event **bad, char *err, int len)
+{
+	if (!r->have_held)
+		return 0;
+	r->have_held = 0;
+	if (ps_replay_event(r, &r->held, err, len) < 0) {
+		*bad = &r->held;
+		return -1;
 	}
 	return 0;
 }

@@ -94,10 +94,14 @@ struct ps_replay;
 
 /*
  * Replays @n events of pass 2 (ps_replay_event each, in the order the
- * ensemble member perturbs).  0, or -1 with @err and *@bad the event.
+ * ensemble member perturbs; a member holds a batch's last event back for
+ * the next batch, so that where batches end changes nothing).  0, or -1
+ * with @err and *@bad the event.  ps_replay_batch_end() after the last
+ * batch replays what is held.
  */
 int ps_replay_batch(struct ps_replay *r, const struct ps_event *evs, int n, const struct ps_event **bad, char *err,
 		    int len);
+int ps_replay_batch_end(struct ps_replay *r, const struct ps_event **bad, char *err, int len);
 
 /* Builds the model of @m's zones.  NULL with @err on failure. */
 struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_replay_opts *o, char *err, int len);

@@ -14,6 +14,9 @@
  *                rule), under the profile, policy and checks the first
  *                bytes choose; with check set, a broken model invariant
  *                aborts.
+ *   fuzz_pass1   the pass-1 summary of the events: a replay whose pass 1
+ *                comes from it counts what a replay of two passes counts,
+ *                and the summary with a byte changed never crashes.
  *   fuzz_lock    the lock model alone: lockstat's section grouping
  *                (sim/replay/lock_sections.c) over the events, and the
  *                same events as simulate-mode sections (ps_lock_section)
@@ -53,6 +56,7 @@
 #include "sim/config/machfile.h"
 #include "sim/replay/lock_sections.h"
 #include "sim/replay/replay.h"
+#include "sim/replay/summary.h"
 #include "fuzz-util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -147,6 +151,10 @@ static int decode(const uint8_t *data, size_t size)
 			ps_event_set_comm(e, "kswapd0");
 		else if (p[0] & 16)
 			ps_event_set_comm(e, "kcompactd0");
+#ifdef FUZZ_PASS1
+		/* a pagesim file names tasks by pid */
+		e->pid = p[0] & 8 ? 2 : p[0] & 16 ? 3 : 100 + e->cpu;
+#endif
 		ts += (uint64_t)(int64_t)dt << unit;	/* wraps: a timestamp past the top comes round */
 		e->ts_ns = ts & PS_EV_MAX_TS;		/* as the readers give them (event.h) */
 		n++;
@@ -154,7 +162,122 @@ static int decode(const uint8_t *data, size_t size)
 	return n;
 }
 
-#ifdef FUZZ_LOCK
+#if defined(FUZZ_PASS1)
+static int task_of(void *ctx, int32_t pid, const char **comm)
+{
+	(void)ctx;
+	*comm = pid == 2 ? "kswapd0" : pid == 3 ? "kcompactd0" : NULL;
+	return pid == 2 ? PS_TASK_KSWAPD : pid == 3 ? PS_TASK_KCOMPACTD : PS_TASK_OTHER;
+}
+
+static struct ps_replay *pass1_replay(const uint8_t *data, const struct ps_machine *m, int mode)
+{
+	static const char *const profiles[8] = { "4.0", "4.4", "4.13", "5.1", "5.10", "6.10", "6.15", "6.18" };
+	static struct ps_replay_opts o;
+	char msg[512];
+	struct ps_replay *r;
+
+	memset(&o, 0, sizeof(o));
+	o.mode = mode ? PS_REPLAY_SIMULATE : PS_REPLAY_FOLLOW;
+	o.profile = ps_profile_by_name(profiles[data[0] >> 5]);
+	ps_policy_init(&o.policy);
+	ps_policy_init(&o.recorded);
+	for (int c = 0; c < PS_MAX_CPUS; c++)
+		o.cpu_node_map[c] = -1;
+	if (m != &machine)
+		o.traced = &machine;
+	ps_lock_params_init(&o.lock);
+	r = o.profile ? ps_replay_create(m, &o, msg, sizeof(msg)) : NULL;
+	if (!r)
+		abort();
+	return r;
+}
+
+/* The counters of @r after its start and pass 2 over the events (tasks named); -1: the trace contradicts it. */
+static int pass1_finish(struct ps_replay *r, struct ps_kv *kv)
+{
+	char msg[512];
+
+	if (ps_replay_start(r, msg, sizeof(msg)) < 0)
+		return -1;
+	for (int i = 0; i < nr_evs; i++)
+		if (ps_replay_event(r, &evs[i], msg, sizeof(msg)) < 0)
+			return -1;
+	ps_kv_init(kv);
+	if (ps_replay_counters(r, kv) < 0)
+		abort();
+	return 0;
+}
+
+/*
+ * The pass-1 summary: a replay whose pass 1 comes from the summary of the
+ * events counts what one of two passes counts (else abort), in the mode
+ * and on the machine data[0] chooses (bits 0-1: follow, simulate, simulate
+ * on another machine); the summary with the byte data[2..3] names changed
+ * is refused, ignored or taken, and never crashes.
+ */
+static void run(const uint8_t *data)
+{
+	static struct ps_event named[MAX_EVENTS];
+	int mode = (data[0] & 3) % 3, with_comm = mode != 0, ra, rb;
+	const struct ps_machine *m = mode == 2 ? &other : &machine;
+	struct ps_pass1_summary *s = ps_pass1_summary_create(&machine);
+	struct ps_replay *a, *b;
+	struct ps_kv ka, kb;
+	uint64_t events = 0;
+	uint8_t *blob;
+	size_t len = 0;
+
+	if (!s)
+		abort();
+	for (int i = 0; i < nr_evs; i++)
+		ps_pass1_summary_event(s, &evs[i]);
+	blob = ps_pass1_summary_finish(s, &len);
+	ps_pass1_summary_free(s);
+	if (!blob)
+		abort();
+	/* pass 1 reads tasks only in simulate mode */
+	memcpy(named, evs, sizeof(*evs) * nr_evs);
+	for (int i = 0; !with_comm && i < nr_evs; i++) {
+		evs[i].comm = NULL;
+		evs[i].task = PS_TASK_OTHER;
+	}
+	a = pass1_replay(data, m, mode);
+	b = pass1_replay(data, m, mode);
+	ps_replay_prepass(a, evs, nr_evs);
+	if (ps_replay_prepass_summary(b, blob, len, with_comm, task_of, NULL, &events) != 1 ||
+	    events != (uint64_t)nr_evs)
+		abort();
+	memcpy(evs, named, sizeof(*evs) * nr_evs);
+	ra = pass1_finish(a, &ka);
+	rb = pass1_finish(b, &kb);
+	if (ra != rb)
+		abort();
+	if (!ra) {
+		if (ka.nr != kb.nr)
+			abort();
+		for (int i = 0; i < ka.nr; i++)
+			if (strcmp(ka.items[i].name, kb.items[i].name) || ka.items[i].value != kb.items[i].value) {
+				fprintf(stderr, "fuzz_pass1: %s %lld against %lld\n", ka.items[i].name,
+					(long long)ka.items[i].value, (long long)kb.items[i].value);
+				abort();
+			}
+		ps_kv_free(&ka);
+		ps_kv_free(&kb);
+	}
+	ps_replay_destroy(a);
+	ps_replay_destroy(b);
+	/* a damaged summary */
+	if (len) {
+		struct ps_replay *c = pass1_replay(data, m, mode);
+
+		blob[(data[2] | data[3] << 8) % len] ^= data[4] | 1;
+		(void)ps_replay_prepass_summary(c, blob, len, with_comm, task_of, NULL, &events);
+		ps_replay_destroy(c);
+	}
+	free(blob);
+}
+#elif defined(FUZZ_LOCK)
 static void run(const uint8_t *data)
 {
 	static const struct ps_profile *prof;

@@ -50,7 +50,7 @@ elif [ -n "$cargs" ]; then
 	meson configure "$B" -Dc_args="$cargs" >/dev/null	# a build dir made before -u dropped trace-cmp
 fi
 ninja -C "$B" >/dev/null || { echo "fuzz/run.sh: the build in $B failed (run ninja -C $B)" >&2; exit 1; }
-targets=${*:-"reader pgs perf zoneinfo pagetypeinfo buddyinfo cpulist sysroot kvfile policy machine diffin tdat tdat_pages replay lock"}
+targets=${*:-"reader pgs perf zoneinfo pagetypeinfo buddyinfo cpulist sysroot kvfile policy machine diffin tdat tdat_pages replay lock pass1"}
 mkdir -p fuzz/crashes
 work=$(mktemp -d)
 [ -n "$keep" ] || trap 'rm -rf "$work"' EXIT

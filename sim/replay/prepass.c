@@ -253,6 +253,11 @@ static uint64_t get64(const uint8_t *p)
 	return get32(p) | (uint64_t)get32(p + 4) << 32;
 }
 
+static int mt_known(uint8_t b)
+{
+	return (int8_t)b >= PS_MT_UNKNOWN && (int8_t)b < PS_MIGRATETYPE_NAMES;
+}
+
 int ps_replay_prepass_summary(struct ps_replay *r, const void *blob, size_t len, int with_comm,
 			      int (*task_of)(void *ctx, int32_t pid, const char **comm), void *ctx, uint64_t *events)
 {
@@ -278,9 +283,16 @@ int ps_replay_prepass_summary(struct ps_replay *r, const void *blob, size_t len,
 	evs = p + 8;
 	if ((size_t)(b + len - evs) / PS_PASS1_REC != nr_ev || (size_t)(b + len - evs) % PS_PASS1_REC)
 		return -1;
-	for (uint64_t i = 0; i < nr_ev; i++)
-		if (evs[i * PS_PASS1_REC + 14] >= PS_EV_NR)
+	/* what the readers never yield is damage: an unknown type, orders past MAX_ORDER, migratetypes unknown */
+	for (uint64_t i = 0; i < nr_ev; i++) {
+		const uint8_t *e = evs + i * PS_PASS1_REC;
+
+		if (e[14] >= PS_EV_NR || e[15] > PS_MAX_PAGE_ORDER || e[17] > PS_MAX_PAGE_ORDER ||
+		    e[18] > PS_MAX_PAGE_ORDER)
 			return -1;
+		if (!mt_known(e[16]) || !mt_known(e[19]) || !mt_known(e[20]))
+			return -1;
+	}
 	/* the zones it was built on must be this replay's: the traced ones, and the model's on the same machine */
 	if ((uint32_t)r->nr_tz != nz || (!r->cross && (uint32_t)r->mm.nr_zones != nz))
 		return 0;

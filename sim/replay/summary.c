@@ -339,7 +339,8 @@ void *ps_pass1_summary_finish(struct ps_pass1_summary *s, size_t *len)
 			put64(p, s->pids[i].free0_zone[zi]);
 	}
 	put64(p, s->nr_ev);
-	memcpy(p + 8, s->ev, s->nr_ev * PS_PASS1_REC);
+	if (s->nr_ev)
+		memcpy(p + 8, s->ev, s->nr_ev * PS_PASS1_REC);
 	*len = total;
 	return b;
 }

@@ -61,7 +61,7 @@ static void make_trace(const struct ps_machine *m)
 		e->pid = pids[next() % 5];
 		e->migratetype = (int8_t)(next() % 4) - 1;
 		e->alloc_migratetype = e->fallback_migratetype = PS_MT_UNKNOWN;
-		e->order = k < 70 ? 0 : (uint8_t)(next() % 12);
+		e->order = k < 70 ? 0 : (uint8_t)(next() % 11);	/* orders a reader yields: 0 to MAX_ORDER */
 		/* a part of the span, so that pages recur; some pfns outside every zone */
 		e->pfn = d->start_pfn + next() % (d->spanned < 20000 ? d->spanned : 20000);
 		if (next() % 2)
@@ -230,6 +230,12 @@ int main(int argc, char **argv)
 		CHECK_EQ(ps_replay_prepass_summary(r, bad, len, 1, task_of, NULL, &events), -1);
 		memcpy(bad, blob, len);
 		bad[len - PS_PASS1_REC + 14] = PS_EV_NR;
+		CHECK_EQ(ps_replay_prepass_summary(r, bad, len, 1, task_of, NULL, &events), -1);
+		memcpy(bad, blob, len);
+		bad[len - PS_PASS1_REC + 18] = PS_MAX_PAGE_ORDER + 1;	/* a fallback order a reader never yields */
+		CHECK_EQ(ps_replay_prepass_summary(r, bad, len, 1, task_of, NULL, &events), -1);
+		memcpy(bad, blob, len);
+		bad[len - PS_PASS1_REC + 16] = 0x7f;	/* a migratetype past the named ones */
 		CHECK_EQ(ps_replay_prepass_summary(r, bad, len, 1, task_of, NULL, &events), -1);
 		memcpy(bad, blob, len);
 		bad[0] = 'X';

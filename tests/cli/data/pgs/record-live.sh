@@ -3,6 +3,7 @@
 # a known workload is recorded; the file reads back; 'stat' counts the events
 # record reported; the page-cache and LRU events are recorded by default and
 # the reclaim events enabled (their formats stored), and --events chooses;
+# the file carries a pass-1 summary, so that replay reads it once;
 # the kernel's vmstat deltas stored in the file are
 # consistent with the trace (the kernel counts at least what was traced, and
 # not the ring buffer's pages besides; the reclaim rows equal);
@@ -67,6 +68,9 @@ for f in before/sys/kernel/mm/lru_gen/enabled before/proc/sys/vm/min_unmapped_ra
 	[ -e "/${f#*/}" ] || continue	# not on this kernel
 	grep -qx "$f" "$TMP/blobs" || fail "the recording's snapshot lacks $f"
 done
+grep -qx pass1 "$TMP/blobs" || fail "the recording carries no pass-1 summary"
+"$PAGESIM" replay -v --mode simulate "$TMP/r.pgs" 2>&1 > /dev/null | grep -q "the trace is read once" ||
+	fail "replay read the recording twice"
 "$PAGESIM" stat --check "$TMP/r.pgs" > "$TMP/check" || fail "stat --check"
 # reclaim: with vmscan events (this machine reclaimed), the trace's rows against the kernel's
 # deltas, within --check's tolerance; without, no reclaim row is compared

@@ -183,8 +183,13 @@ int cmd_convert(int argc, char **argv)
 		goto fail;
 	if (pgs_in) {
 		/* a pagesim file written again: its stored files, but those given anew and what the writer makes */
-		const char *skip[] = { "comm", PS_PASS1_BLOB, io.sysroot ? "before/" : "comm", after ? "after/" : "comm", NULL };
+		const char *skip[5] = { "comm", PS_PASS1_BLOB };
+		int k = 2;
 
+		if (io.sysroot)
+			skip[k++] = "before/";
+		if (after)
+			skip[k++] = "after/";
 		if (ps_pgs_copy_blobs(in.reader, w, skip, &err) < 0)
 			goto fail;
 	}

@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/le.h"
 #include "sim/config/machfile.h"
 #include "sim/replay/lock_sections.h"
 #include "sim/replay/replay.h"
@@ -100,11 +101,6 @@ static void setup(void)
 	done = 1;
 }
 
-static uint32_t get32(const uint8_t *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* The events of @data after its header, in the reader's terms; their count. */
 static int decode(const uint8_t *data, size_t size)
 {
@@ -117,8 +113,8 @@ static int decode(const uint8_t *data, size_t size)
 	for (size_t off = 6; off + 12 <= size && n < MAX_EVENTS; off += 12) {
 		const uint8_t *p = data + off;
 		struct ps_event *e = &evs[n];
-		uint32_t pv = get32(p + 4);
-		int32_t dt = (int32_t)get32(p + 8);
+		uint32_t pv = ps_le_get32(p + 4);
+		int32_t dt = (int32_t)ps_le_get32(p + 8);
 		const struct ps_zone_desc *z = &machine.zones[(pv >> 30) % machine.nr_zones];
 
 		memset(e, 0, sizeof(*e));

@@ -148,6 +148,18 @@ static inline int ps_zone_table_lookup(const struct ps_zone_table *t, uint64_t p
 	return ps_machine_zone_of(t->m, pfn);
 }
 
+/*
+ * The pfns [*@base, *@end) of @d's span widened to whole MAX_ORDER blocks:
+ * what a model zone (and the traced address space) holds of it.
+ */
+static inline void ps_zone_desc_blocks(const struct ps_zone_desc *d, uint64_t *base, uint64_t *end)
+{
+	const uint64_t align = 1ull << PS_MAX_PAGE_ORDER;
+
+	*base = d->start_pfn & ~(align - 1);
+	*end = (d->start_pfn + d->spanned + align - 1) & ~(align - 1);
+}
+
 /* Node of @cpu, or -1. */
 static inline int ps_machine_cpu_node(const struct ps_machine *m, int cpu)
 {

@@ -13,6 +13,7 @@
 
 #include <zstd.h>
 
+#include "lib/le.h"
 #include "trace/pgs.h"
 #include "trace/pgs_x.h"
 #include "trace/reader-local.h"
@@ -118,21 +119,6 @@ struct pgs_state {
 	uint32_t gfp_mask[256];
 	uint8_t aux[256][4];
 };
-
-static inline uint16_t get16(const uint8_t *p)
-{
-	return p[0] | p[1] << 8;
-}
-
-static inline uint32_t get32(const uint8_t *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t get64(const uint8_t *p)
-{
-	return get32(p) | (uint64_t)get32(p + 4) << 32;
-}
 
 /* The per-control-byte and per-aux-byte tables of ps_pgs_decode_fast(), once per file. */
 void ps_pgs_fast_tables(struct pgs_state *st);

@@ -195,7 +195,7 @@ int ps_pgs_decode_batch(struct ps_reader *r, struct pgs_state *st, int again, st
 		if ((c & PS_PGS_C_EXT) || e->type == PS_EV_ALLOC || (x && ps_pgs_x_has_gfp(e->type))) {
 			if (__builtin_expect(end[PS_PGS_COL_GFP] - gfpc < 4, 0))
 				goto bad;
-			e->gfp = get32(gfpc);
+			e->gfp = ps_le_get32(gfpc);
 			gfpc += 4;
 		}
 		e->comm = NULL;

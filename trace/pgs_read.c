@@ -262,7 +262,7 @@ static int add_blob(struct pgs_state *st, const uint8_t *p, size_t len)
 
 	if (len < 10)
 		return -1;
-	nlen = get16(p);
+	nlen = ps_le_get16(p);
 	if (nlen == 0 || 2 + (size_t)nlen + 8 > len)
 		return -1;
 	if (!(st->nr_blobs & 63)) {
@@ -275,7 +275,7 @@ static int add_blob(struct pgs_state *st, const uint8_t *p, size_t len)
 	b = &st->blobs[st->nr_blobs++];
 	b->name = (const char *)p + 2;
 	b->name_len = nlen;
-	b->raw_len = get64(p + 2 + nlen);
+	b->raw_len = ps_le_get64(p + 2 + nlen);
 	b->z = p + 2 + nlen + 8;
 	b->zlen = len - 2 - nlen - 8;
 	return 0;
@@ -296,8 +296,8 @@ static int add_frame(struct pgs_state *st, uint64_t off, const uint8_t *p, size_
 	}
 	f = &st->frames[st->nr_frames++];
 	f->off = off;
-	f->nr = get32(p);
-	f->raw_len = get32(p + 4);
+	f->nr = ps_le_get32(p);
+	f->raw_len = ps_le_get32(p + 4);
 	f->z = p + 8;
 	f->zlen = len - 8;
 	return 0;
@@ -327,7 +327,7 @@ static int index_sections(struct ps_reader *r, struct pgs_state *st, uint64_t hs
 				      r->path, (unsigned long long)off, st->nr_frames, (unsigned long long)events);
 			return 0;
 		}
-		len = get64(h + 8);
+		len = ps_le_get64(h + 8);
 		if (len > st->size - off - PS_PGS_SECTION_HEADER) {
 			set_truncated(r, "%s: the file is cut short at byte %llu (a %.4s section of %llu bytes needs %llu more) after %d whole event frames (%llu events): it was not closed properly (crash or full disk?)",
 				      r->path, (unsigned long long)st->size, (const char *)h, (unsigned long long)len,
@@ -349,9 +349,9 @@ static int index_sections(struct ps_reader *r, struct pgs_state *st, uint64_t hs
 				return -1;
 		} else if (!memcmp(h, PS_PGS_END, 4)) {
 			ended = 1;
-			if (len >= 8 && get64(h + PS_PGS_SECTION_HEADER) != events)
+			if (len >= 8 && ps_le_get64(h + PS_PGS_SECTION_HEADER) != events)
 				return ps_err(err, "%s: the END section counts %llu events but the frames hold %llu: the file is damaged",
-					      r->path, (unsigned long long)get64(h + PS_PGS_SECTION_HEADER),
+					      r->path, (unsigned long long)ps_le_get64(h + PS_PGS_SECTION_HEADER),
 					      (unsigned long long)events);
 		} else if (h[0] < 0x20 || h[0] > 0x7e) {
 			set_truncated(r, "%s: byte %llu is not a section header (damaged or cut and overwritten); reading the %d whole event frames before it (%llu events)",
@@ -553,7 +553,7 @@ decompressed:
 	p = st->raw + total;
 	for (int c = 0; c < PS_PGS_NR_COLS; c++) {
 		/* a version-1 frame: no page-cache, LRU or reclaim event, its columns empty */
-		uint32_t len = c < st->ncols ? get32(st->raw + 4 * c) : 0;
+		uint32_t len = c < st->ncols ? ps_le_get32(st->raw + 4 * c) : 0;
 
 		if (len > st->raw + got - p)
 			return ps_err(err, "%s: byte %llu: event frame %d has a column longer than the frame: the file is damaged",
@@ -790,8 +790,8 @@ int ps_pgs_open(struct ps_reader *r, struct ps_error *err)
 	h = st->map;
 	if (st->size < 12 || memcmp(h, PS_PGS_MAGIC, PS_PGS_MAGIC_LEN))
 		return ps_err(err, "%s: starts with PAGESIM but is not a pagesim trace file (bad magic)", r->path);
-	version = get16(h + PS_PGS_H_VERSION);
-	hsize = get16(h + PS_PGS_H_HSIZE);
+	version = ps_le_get16(h + PS_PGS_H_VERSION);
+	hsize = ps_le_get16(h + PS_PGS_H_HSIZE);
 	if (version < PS_PGS_VERSION_MIN || version > PS_PGS_VERSION)
 		return ps_err(err, "%s: pagesim file format version %u; this pagesim (%s) reads versions %d to %d: use a newer pagesim",
 			      r->path, version, PAGESIM_VERSION, PS_PGS_VERSION_MIN, PS_PGS_VERSION);
@@ -802,13 +802,13 @@ int ps_pgs_open(struct ps_reader *r, struct ps_error *err)
 	snprintf(r->release, sizeof(r->release), "%.127s", (const char *)h + PS_PGS_H_RELEASE);
 	if (!r->opts.kver_forced && r->release[0] && ps_kver_parse(r->release) != PS_KVER_UNKNOWN)
 		r->kver = ps_kver_parse(r->release);
-	pb = (int32_t)get32(h + PS_PGS_H_PAGEBLOCK);
+	pb = (int32_t)ps_le_get32(h + PS_PGS_H_PAGEBLOCK);
 	/* x86-64: HUGETLB_PAGE_ORDER (9), or MAX_PAGE_ORDER without hugetlb */
 	if (pb != -1 && (pb < 1 || pb > PS_MAX_PAGE_ORDER))
 		return ps_err(err, "%s: byte %d: the header's pageblock order %d is out of range (1 to %d on x86-64, -1 for unknown): the file is damaged",
 			      r->path, PS_PGS_H_PAGEBLOCK, pb, PS_MAX_PAGE_ORDER);
 	r->pageblock_order = pb;
-	r->nr_cpus = get32(h + PS_PGS_H_NR_CPUS) <= PS_READER_MAX_CPUS ? get32(h + PS_PGS_H_NR_CPUS) : 0;
+	r->nr_cpus = ps_le_get32(h + PS_PGS_H_NR_CPUS) <= PS_READER_MAX_CPUS ? ps_le_get32(h + PS_PGS_H_NR_CPUS) : 0;
 	snprintf(r->format, sizeof(r->format), "pagesim v%u", version);
 	if (index_sections(r, st, hsize, err) < 0)
 		return -1;

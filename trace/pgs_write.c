@@ -19,6 +19,7 @@
 
 #include <zstd.h>
 
+#include "lib/le.h"
 #include "trace/pgs.h"
 #include "trace/pgs_x.h"
 #include "trace/sysroot.h"
@@ -68,24 +69,6 @@ struct ps_pgs_writer {
 	void *observe_ctx;
 };
 
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = v >> (8 * i);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = v >> (8 * i);
-}
-
 static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
 {
 	while (v >= 0x80) {
@@ -112,7 +95,7 @@ static int section(struct ps_pgs_writer *w, const char *tag, const void *a, size
 	uint8_t h[PS_PGS_SECTION_HEADER] = { 0 };
 
 	memcpy(h, tag, 4);
-	put64(h + 8, alen + blen);
+	ps_le_put64(h + 8, alen + blen);
 	if (wr(w, h, sizeof(h), err) < 0 || wr(w, a, alen, err) < 0 || wr(w, b, blen, err) < 0)
 		return -1;
 	return 0;
@@ -181,13 +164,13 @@ struct ps_pgs_writer *ps_pgs_writer_open(FILE *f, const char *name, const struct
 	reset_state(w);
 
 	memcpy(w->header, PS_PGS_MAGIC, PS_PGS_MAGIC_LEN);
-	put16(w->header + PS_PGS_H_VERSION, PS_PGS_VERSION);
-	put16(w->header + PS_PGS_H_HSIZE, PS_PGS_HEADER_SIZE);
-	put32(w->header + PS_PGS_H_PAGE_SIZE, m->page_size > 0 ? m->page_size : 4096);
-	put32(w->header + PS_PGS_H_PAGEBLOCK, (uint32_t)m->pageblock_order);
-	put32(w->header + PS_PGS_H_NR_CPUS, m->nr_cpus > 0 ? m->nr_cpus : 0);
-	put64(w->header + PS_PGS_H_CREATED, (uint64_t)time(NULL));
-	put32(w->header + PS_PGS_H_FLAGS, m->flags);
+	ps_le_put16(w->header + PS_PGS_H_VERSION, PS_PGS_VERSION);
+	ps_le_put16(w->header + PS_PGS_H_HSIZE, PS_PGS_HEADER_SIZE);
+	ps_le_put32(w->header + PS_PGS_H_PAGE_SIZE, m->page_size > 0 ? m->page_size : 4096);
+	ps_le_put32(w->header + PS_PGS_H_PAGEBLOCK, (uint32_t)m->pageblock_order);
+	ps_le_put32(w->header + PS_PGS_H_NR_CPUS, m->nr_cpus > 0 ? m->nr_cpus : 0);
+	ps_le_put64(w->header + PS_PGS_H_CREATED, (uint64_t)time(NULL));
+	ps_le_put32(w->header + PS_PGS_H_FLAGS, m->flags);
 	snprintf((char *)w->header + PS_PGS_H_TOOL, 28, "%s", PAGESIM_VERSION);
 	snprintf((char *)w->header + PS_PGS_H_RELEASE, 128, "%s", m->kernel_release ? m->kernel_release : "");
 	snprintf((char *)w->header + PS_PGS_H_SOURCE, 64, "%s", m->source ? m->source : "");
@@ -212,9 +195,9 @@ int ps_pgs_write_blob(struct ps_pgs_writer *w, const char *name, const void *dat
 
 	if (nlen == 0 || nlen > 1024)
 		return ps_err(err, "%s: blob name '%s' is empty or too long", w->name, name);
-	put16(pre, nlen);
+	ps_le_put16(pre, nlen);
 	memcpy(pre + 2, name, nlen);
-	put64(pre + 2 + nlen, len);
+	ps_le_put64(pre + 2 + nlen, len);
 	z = compress(w, data, len, err);
 	if (z < 0)
 		return -1;
@@ -291,7 +274,7 @@ int ps_pgs_flush(struct ps_pgs_writer *w, struct ps_error *err)
 		return 0;
 	}
 	for (int c = 0; c < PS_PGS_NR_COLS; c++) {
-		put32(p, w->col_len[c]);
+		ps_le_put32(p, w->col_len[c]);
 		p += 4;
 	}
 	for (int c = 0; c < PS_PGS_NR_COLS; c++) {
@@ -301,8 +284,8 @@ int ps_pgs_flush(struct ps_pgs_writer *w, struct ps_error *err)
 	z = compress(w, w->raw, p - w->raw, err);
 	if (z < 0)
 		return -1;
-	put32(pre, w->nr);
-	put32(pre + 4, p - w->raw);
+	ps_le_put32(pre, w->nr);
+	ps_le_put32(pre + 4, p - w->raw);
 	if (section(w, PS_PGS_EVTS, pre, sizeof(pre), w->zbuf, z, err) < 0)
 		return -1;
 	w->event_bytes += PS_PGS_SECTION_HEADER + sizeof(pre) + z;
@@ -386,7 +369,7 @@ int ps_pgs_write_event(struct ps_pgs_writer *w, const struct ps_event *ev, struc
 		}
 	}
 	if (ext || gfp_col) {
-		put32(w->col[PS_PGS_COL_GFP] + w->col_len[PS_PGS_COL_GFP], ev->gfp);
+		ps_le_put32(w->col[PS_PGS_COL_GFP] + w->col_len[PS_PGS_COL_GFP], ev->gfp);
 		w->col_len[PS_PGS_COL_GFP] += 4;
 	}
 	if (!kmem)
@@ -465,12 +448,12 @@ void ps_pgs_set_cpu_lost(struct ps_pgs_writer *w, int cpu, uint64_t overrun, uin
 
 void ps_pgs_set_pageblock_order(struct ps_pgs_writer *w, int order)
 {
-	put32(w->header + PS_PGS_H_PAGEBLOCK, (uint32_t)order);
+	ps_le_put32(w->header + PS_PGS_H_PAGEBLOCK, (uint32_t)order);
 }
 
 void ps_pgs_set_nr_cpus(struct ps_pgs_writer *w, int nr_cpus)
 {
-	put32(w->header + PS_PGS_H_NR_CPUS, nr_cpus);
+	ps_le_put32(w->header + PS_PGS_H_NR_CPUS, nr_cpus);
 }
 
 uint64_t ps_pgs_events(const struct ps_pgs_writer *w)
@@ -573,8 +556,8 @@ int ps_pgs_writer_finish(struct ps_pgs_writer *w, struct ps_error *err)
 	free(text);
 	if (ret < 0)
 		return -1;
-	put64(end, w->events);
-	put64(end + 8, w->frames);
+	ps_le_put64(end, w->events);
+	ps_le_put64(end + 8, w->frames);
 	if (section(w, PS_PGS_END, end, sizeof(end), NULL, 0, err) < 0)
 		return -1;
 	if (fflush(w->f) != 0)

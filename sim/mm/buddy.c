@@ -26,8 +26,6 @@
 #include "sim/mm/buddy.h"
 #include "sim/mm/watermark.h"
 
-#define ALIGN_PAGES (1u << PS_MAX_PAGE_ORDER)
-
 /* Fallback preference, identical by name from v4.0 to v6.18. */
 static const int fallbacks[3][2] = {
 	[PS_MT_UNMOVABLE] = { PS_MT_RECLAIMABLE, PS_MT_MOVABLE },
@@ -43,10 +41,10 @@ static inline int list_index(int mt)
 int ps_zone_create(struct ps_zone *z, const struct ps_zone_desc *d, int index,
 		   const struct ps_profile *prof, int pageblock_order)
 {
-	uint64_t base = d->start_pfn & ~(uint64_t)(ALIGN_PAGES - 1);
-	uint64_t end = (d->start_pfn + d->spanned + ALIGN_PAGES - 1) & ~(uint64_t)(ALIGN_PAGES - 1);
-	uint64_t n = end - base;
+	uint64_t base, end, n;
 
+	ps_zone_desc_blocks(d, &base, &end);
+	n = end - base;
 	memset(z, 0, sizeof(*z));
 	if (n >= PS_NIL || pageblock_order < 1 || pageblock_order > PS_MAX_PAGE_ORDER)
 		return -1;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/replay/engine.h"
+#include "lib/le.h"
 #include "sim/replay/summary.h"
 
 void rp_free_pass1(struct ps_replay *r)
@@ -243,16 +244,6 @@ int ps_replay_prepass_copy(struct ps_replay *dst, const struct ps_replay *src)
 	return 0;
 }
 
-static uint32_t get32(const uint8_t *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
 static int mt_known(uint8_t b)
 {
 	return (int8_t)b >= PS_MT_UNKNOWN && (int8_t)b < PS_MIGRATETYPE_NAMES;
@@ -268,10 +259,10 @@ int ps_replay_prepass_summary(struct ps_replay *r, const void *blob, size_t len,
 
 	if (len < PS_PASS1_HDR || memcmp(b, PS_PASS1_MAGIC, 4))
 		return -1;
-	if (get32(b + 4) != PS_PASS1_VERSION)
+	if (ps_le_get32(b + 4) != PS_PASS1_VERSION)
 		return 0;	/* another version's: read the trace */
-	nz = get32(b + 36);
-	nr_pids = get32(b + 40);
+	nz = ps_le_get32(b + 36);
+	nr_pids = ps_le_get32(b + 40);
 	if (!nz || nz > PS_MAX_ZONES || len < PS_PASS1_HDR + (size_t)nz * PS_PASS1_ZONE)
 		return -1;
 	pidrec = 16 + 8 * (size_t)nz;
@@ -279,7 +270,7 @@ int ps_replay_prepass_summary(struct ps_replay *r, const void *blob, size_t len,
 	if ((size_t)(b + len - pids) / pidrec < nr_pids || (size_t)(b + len - pids) - nr_pids * pidrec < 8)
 		return -1;
 	p = pids + nr_pids * pidrec;
-	nr_ev = get64(p);
+	nr_ev = ps_le_get64(p);
 	evs = p + 8;
 	if ((size_t)(b + len - evs) / PS_PASS1_REC != nr_ev || (size_t)(b + len - evs) % PS_PASS1_REC)
 		return -1;
@@ -298,40 +289,40 @@ int ps_replay_prepass_summary(struct ps_replay *r, const void *blob, size_t len,
 		return 0;
 	for (uint32_t i = 0; i < nz; i++) {
 		const uint8_t *zp = b + PS_PASS1_HDR + (size_t)i * PS_PASS1_ZONE;
-		uint64_t base = get64(zp), n = get64(zp + 8);
+		uint64_t base = ps_le_get64(zp), n = ps_le_get64(zp + 8);
 
 		if (r->tz[i].base != base || r->tz[i].nr_pages != n)
 			return 0;
 		if (!r->cross && (r->mm.zones[i].start_pfn != base || r->mm.zones[i].nr_pages != n ||
-				  r->mm.zones[i].pageblock_order != (int)get32(zp + 16)))
+				  r->mm.zones[i].pageblock_order != (int)ps_le_get32(zp + 16)))
 			return 0;
 	}
 
-	r->first_ns = get64(b + 16);
-	r->last_ns = get64(b + 24);
-	r->lru_events = get32(b + 32) != 0;
+	r->first_ns = ps_le_get64(b + 16);
+	r->last_ns = ps_le_get64(b + 24);
+	r->lru_events = ps_le_get32(b + 32) != 0;
 	for (uint32_t i = 0; !r->cross && i < nz; i++)
-		r->net_pages[i] = (int64_t)get64(b + PS_PASS1_HDR + (size_t)i * PS_PASS1_ZONE + 24);
+		r->net_pages[i] = (int64_t)ps_le_get64(b + PS_PASS1_HDR + (size_t)i * PS_PASS1_ZONE + 24);
 	/* the sums that turn on a task's name: pass 1 names tasks only when its reader did */
 	for (uint32_t i = 0; with_comm && i < nr_pids; i++) {
 		const uint8_t *pp = pids + i * pidrec;
 		const char *comm = NULL;
-		int task = task_of(ctx, (int32_t)get32(pp), &comm);
+		int task = task_of(ctx, (int32_t)ps_le_get32(pp), &comm);
 
-		if (!r->cross && get32(pp + 4) && comm)
+		if (!r->cross && ps_le_get32(pp + 4) && comm)
 			r->trace_has_comm = 1;
 		if (task != PS_TASK_KCOMPACTD)
 			continue;
-		r->mig_total += get64(pp + 8);
+		r->mig_total += ps_le_get64(pp + 8);
 		for (uint32_t zi = 0; !r->cross && zi < nz; zi++)
-			r->mig_expected[zi] += (int64_t)get64(pp + 16 + 8 * zi);
+			r->mig_expected[zi] += (int64_t)ps_le_get64(pp + 16 + 8 * zi);
 	}
 	for (uint64_t i = 0; i < nr_ev; i++) {
 		const uint8_t *e = evs + i * PS_PASS1_REC;
 		struct ps_event ev = { 0 };
 
-		ev.pfn = get64(e);
-		ev.pid = (int32_t)get32(e + 8);
+		ev.pfn = ps_le_get64(e);
+		ev.pid = (int32_t)ps_le_get32(e + 8);
 		ev.cpu = (uint16_t)(e[12] | e[13] << 8);
 		ev.type = e[14];
 		ev.order = e[15];
@@ -346,6 +337,6 @@ int ps_replay_prepass_summary(struct ps_replay *r, const void *blob, size_t len,
 			ev.task = (uint8_t)task_of(ctx, ev.pid, &ev.comm);
 		prepass_one(r, &ev, 0);
 	}
-	*events = get64(b + 8);
+	*events = ps_le_get64(b + 8);
 	return 1;
 }

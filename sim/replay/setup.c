@@ -93,8 +93,9 @@ static int traced_space(struct ps_replay *r)
 		return -1;
 	for (int i = 0; i < r->nr_tz; i++) {
 		const struct ps_zone_desc *d = &r->tm->zones[i];
-		uint64_t base = d->start_pfn & ~1023ull, end = (d->start_pfn + d->spanned + 1023) & ~1023ull;
+		uint64_t base, end;
 
+		ps_zone_desc_blocks(d, &base, &end);
 		r->tz[i].base = base;
 		r->tz[i].nr_pages = end - base;
 		r->tz[i].node = d->node;

@@ -25,10 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/le.h"
 #include "sim/replay/replay.h"
 #include "sim/replay/summary.h"
-
-#define ALIGN (1u << PS_MAX_PAGE_ORDER)	/* the model's zones start and end on MAX_ORDER blocks */
 
 struct sum_zone {
 	uint64_t base, nr_pages, span_end;	/* span_end: relative to base */
@@ -47,8 +46,7 @@ struct sum_pid {
 };
 
 struct ps_pass1_summary {
-	const struct ps_machine *m;
-	struct ps_zone_table zt;
+	struct ps_zone_table zt;	/* pfn -> zone of the machine (which outlives the summary) */
 	int nr_zones;
 	struct sum_zone z[PS_MAX_ZONES];
 	uint64_t nr_events, first_ns, last_ns;
@@ -64,18 +62,6 @@ struct ps_pass1_summary {
 	size_t nr_ev, ev_cap;
 };
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> 8 * i);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
-
 struct ps_pass1_summary *ps_pass1_summary_create(const struct ps_machine *m)
 {
 	struct ps_pass1_summary *s;
@@ -86,15 +72,14 @@ struct ps_pass1_summary *ps_pass1_summary_create(const struct ps_machine *m)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	s->m = m;
 	s->nr_zones = m->nr_zones;
 	ps_zone_table_init(&s->zt, m);
 	for (int i = 0; i < m->nr_zones; i++) {
 		const struct ps_zone_desc *d = &m->zones[i];
 		struct sum_zone *z = &s->z[i];
-		uint64_t end = (d->start_pfn + d->spanned + ALIGN - 1) & ~(uint64_t)(ALIGN - 1);
+		uint64_t end;
 
-		z->base = d->start_pfn & ~(uint64_t)(ALIGN - 1);
+		ps_zone_desc_blocks(d, &z->base, &end);
 		z->nr_pages = end - z->base;
 		z->span_end = d->start_pfn + d->spanned - z->base;
 		z->pageblock_order = m->pageblock_order;
@@ -198,8 +183,8 @@ static void keep(struct ps_pass1_summary *s, const struct ps_event *ev)
 		s->ev_cap = cap;
 	}
 	p = s->ev + s->nr_ev++ * PS_PASS1_REC;
-	put64(p, ev->pfn);
-	put32(p + 8, (uint32_t)ev->pid);
+	ps_le_put64(p, ev->pfn);
+	ps_le_put32(p + 8, (uint32_t)ev->pid);
 	p[12] = (uint8_t)ev->cpu;
 	p[13] = (uint8_t)(ev->cpu >> 8);
 	p[14] = ev->type;
@@ -316,29 +301,29 @@ void *ps_pass1_summary_finish(struct ps_pass1_summary *s, size_t *len)
 	if (s->failed || total > (256u << 20) || !(b = calloc(1, total)))
 		return NULL;
 	memcpy(b, PS_PASS1_MAGIC, 4);
-	put32(b + 4, PS_PASS1_VERSION);
-	put64(b + 8, s->nr_events);
-	put64(b + 16, s->first_ns);
-	put64(b + 24, s->last_ns);
-	put32(b + 32, (uint32_t)s->lru_events);
-	put32(b + 36, (uint32_t)s->nr_zones);
-	put32(b + 40, s->nr_pids);
+	ps_le_put32(b + 4, PS_PASS1_VERSION);
+	ps_le_put64(b + 8, s->nr_events);
+	ps_le_put64(b + 16, s->first_ns);
+	ps_le_put64(b + 24, s->last_ns);
+	ps_le_put32(b + 32, (uint32_t)s->lru_events);
+	ps_le_put32(b + 36, (uint32_t)s->nr_zones);
+	ps_le_put32(b + 40, s->nr_pids);
 	p = b + PS_PASS1_HDR;
 	for (int i = 0; i < s->nr_zones; i++, p += PS_PASS1_ZONE) {
-		put64(p, s->z[i].base);
-		put64(p + 8, s->z[i].nr_pages);
-		put32(p + 16, (uint32_t)s->z[i].pageblock_order);
-		put64(p + 24, (uint64_t)s->z[i].net_pages);
+		ps_le_put64(p, s->z[i].base);
+		ps_le_put64(p + 8, s->z[i].nr_pages);
+		ps_le_put32(p + 16, (uint32_t)s->z[i].pageblock_order);
+		ps_le_put64(p + 24, (uint64_t)s->z[i].net_pages);
 	}
 	for (uint32_t i = 0; i < s->nr_pids; i++) {
-		put32(p, (uint32_t)s->pids[i].pid);
-		put32(p + 4, s->pids[i].in_zone);
-		put64(p + 8, s->pids[i].free0);
+		ps_le_put32(p, (uint32_t)s->pids[i].pid);
+		ps_le_put32(p + 4, s->pids[i].in_zone);
+		ps_le_put64(p + 8, s->pids[i].free0);
 		p += 16;
 		for (int zi = 0; zi < s->nr_zones; zi++, p += 8)
-			put64(p, s->pids[i].free0_zone[zi]);
+			ps_le_put64(p, s->pids[i].free0_zone[zi]);
 	}
-	put64(p, s->nr_ev);
+	ps_le_put64(p, s->nr_ev);
 	if (s->nr_ev)
 		memcpy(p + 8, s->ev, s->nr_ev * PS_PASS1_REC);
 	*len = total;

@@ -131,6 +131,11 @@ void ps_cl_spin_end(struct ps_cl *cl, int zone, int cpu)
 	cl->spin_zone[cpu] = -1;
 }
 
+int ps_cl_spinners(const struct ps_cl *cl, int zone)
+{
+	return cl->nr_spin[zone];
+}
+
 uint64_t ps_cl_transfers(const struct ps_cl *cl, int zone, int tag)
 {
 	return cl->count[zone * PS_CL_NR_TAGS + tag];

@@ -32,6 +32,9 @@ int ps_cl_access(struct ps_cl *cl, int zone, int line, int cpu, int write, int t
 void ps_cl_spin_begin(struct ps_cl *cl, int zone, int line, int cpu, int tag);
 void ps_cl_spin_end(struct ps_cl *cl, int zone, int cpu);
 
+/* CPUs spinning on a line of @zone. */
+int ps_cl_spinners(const struct ps_cl *cl, int zone);
+
 uint64_t ps_cl_transfers(const struct ps_cl *cl, int zone, int tag);
 
 #endif

@@ -72,10 +72,7 @@ struct cpu_state {
 struct zone_state {
 	uint64_t free_at;
 	struct ps_lock_zone_stats st;
-	/* pages held on per-CPU lists */
-	uint64_t pcp_first_t, pcp_last_t, pcp_cur, pcp_max;
-	double pcp_area;
-	int pcp_seen;
+	struct ps_pcp_held pcp;	/* pages held on per-CPU lists */
 	/* lines of this zone's fields, from the layout */
 };
 
@@ -93,6 +90,7 @@ struct ps_lock {
 	struct access *aheap;
 	int nr_aheap, cap_aheap;
 	uint64_t seq, now;	/* now: no section will be submitted with an earlier t_ns */
+	uint64_t due;		/* after advance(): nothing is due before this (arrival or access time) */
 	int manual;		/* now is set by ps_lock_advance only */
 	uint64_t forced, ignored, late;
 	struct ps_lock_served *rec;
@@ -294,6 +292,28 @@ static void acc_push(struct ps_lock *lk, struct access a)
 }
 
 /*
+ * How many of page run @a's next blocks the chain in run_access() would run
+ * before it yields: each is page_ns after the one before, and runs if it is
+ * due by @horizon and before the heap's first access.
+ */
+static uint64_t page_skip(const struct ps_lock *lk, const struct access *a, uint64_t horizon)
+{
+	uint64_t left = (uint64_t)(a->n - 1 - a->i), limit = horizon, step = lk->p.page_ns;
+
+	if (lk->nr_aheap) {
+		if (lk->aheap[0].t == 0)
+			return 0;
+		if (lk->aheap[0].t - 1 < limit)
+			limit = lk->aheap[0].t - 1;
+	}
+	if (!step)
+		return a->t <= limit ? left : 0;
+	if (limit < a->t || (limit - a->t) / step == 0)
+		return 0;
+	return (limit - a->t) / step < left ? (limit - a->t) / step : left;
+}
+
+/*
  * Runs @a.  With @chain, the page accesses of a section that would come
  * out of the heap next anyway (before its top, and by @horizon) run in a
  * loop instead of going through it: the same order, seq numbers included.
@@ -323,6 +343,20 @@ static void run_access(struct ps_lock *lk, struct access *a, int chain, uint64_t
 			ps_cl_access(cl, next.zone, lk->line_nr_free[next.order], next.cpu, 1, next.tag);
 			if (next.i + 1 >= next.n)
 				break;
+			if (chain && !ps_cl_spinners(cl, next.zone)) {
+				/*
+				 * The next blocks' writes, by the same CPU to the same
+				 * two lines with nobody spinning, change nothing: skip
+				 * those the loop would run before yielding.
+				 */
+				uint64_t m = page_skip(lk, &next, horizon);
+
+				next.i += (int32_t)m;
+				next.t += m * lk->p.page_ns;
+				lk->seq += m;
+				if (next.i + 1 >= next.n)
+					break;
+			}
 			next.i++;
 			next.t += lk->p.page_ns;
 			if (!chain || next.t > horizon || (lk->nr_aheap && next.t >= lk->aheap[0].t)) {
@@ -436,6 +470,11 @@ static void advance(struct ps_lock *lk)
 	if (lk->nr_cheap && lk->cpus[lk->cheap[0]].arrival < horizon)
 		horizon = lk->cpus[lk->cheap[0]].arrival;
 	run_accesses_until(lk, horizon);
+	lk->due = UINT64_MAX;
+	if (lk->nr_cheap)
+		lk->due = lk->cpus[lk->cheap[0]].arrival;
+	if (lk->nr_aheap && lk->aheap[0].t < lk->due)
+		lk->due = lk->aheap[0].t;
 }
 
 void ps_lock_submit(struct ps_lock *lk, const struct ps_lock_sect *s)
@@ -480,6 +519,9 @@ void ps_lock_advance(struct ps_lock *lk, uint64_t floor)
 	if (floor <= lk->now)
 		return;
 	lk->now = floor;
+	/* nothing is due before lk->due (the queues change only in ps_lock_submit, which advances) */
+	if (floor < lk->due)
+		return;
 	advance(lk);
 }
 
@@ -498,16 +540,17 @@ void ps_lock_pcp_pages(struct ps_lock *lk, int zone, uint64_t t_ns, uint64_t pag
 	if (zone < 0 || zone >= lk->nr_zones)
 		return;
 	z = &lk->zones[zone];
-	if (!z->pcp_seen) {
-		z->pcp_seen = 1;
-		z->pcp_first_t = z->pcp_last_t = t_ns;
-	} else if (t_ns > z->pcp_last_t) {
-		z->pcp_area += (double)z->pcp_cur * (double)(t_ns - z->pcp_last_t);
-		z->pcp_last_t = t_ns;
-	}
-	z->pcp_cur = pages;
-	if (pages > z->pcp_max)
-		z->pcp_max = pages;
+	ps_pcp_held_set(&z->pcp, t_ns, pages);
+}
+
+struct ps_pcp_held *ps_lock_pcp_held(struct ps_lock *lk, int zone)
+{
+	return &lk->zones[zone].pcp;
+}
+
+uint64_t ps_lock_next_due(const struct ps_lock *lk)
+{
+	return lk->due;
 }
 
 void ps_lock_finish(struct ps_lock *lk)
@@ -520,8 +563,8 @@ void ps_lock_finish(struct ps_lock *lk)
 
 		for (int t = 0; t < PS_LOCK_NR_CAUSES; t++)
 			z->st.transfers[t] = ps_cl_transfers(lk->cl, i, t);
-		if (z->pcp_seen)
-			ps_lock_pcp_pages(lk, i, lk->now > z->pcp_last_t ? lk->now : z->pcp_last_t, z->pcp_cur);
+		if (z->pcp.seen)
+			ps_pcp_held_set(&z->pcp, lk->now > z->pcp.last_t ? lk->now : z->pcp.last_t, z->pcp.cur);
 	}
 }
 
@@ -585,11 +628,11 @@ int ps_lock_counters(const struct ps_lock *lk, const struct ps_machine *m, struc
 		return -1;
 	for (int i = 0; i < lk->nr_zones; i++) {
 		const struct zone_state *z = &lk->zones[i];
-		uint64_t span = z->pcp_last_t - z->pcp_first_t;
+		uint64_t span = z->pcp.last_t - z->pcp.first_t;
 
-		if (z->pcp_seen) {
-			avg_all += span ? z->pcp_area / (double)span : (double)z->pcp_cur;
-			max_all += z->pcp_max;
+		if (z->pcp.seen) {
+			avg_all += span ? (double)z->pcp.area / (double)span : (double)z->pcp.cur;
+			max_all += z->pcp.max;
 		}
 	}
 	if (ps_kv_set(kv, "pcp_pages_held_avg", (int64_t)(avg_all + 0.5)) < 0 ||
@@ -601,7 +644,7 @@ int ps_lock_counters(const struct ps_lock *lk, const struct ps_machine *m, struc
 		return -1;
 	for (int i = 0; i < lk->nr_zones; i++) {
 		const struct zone_state *z = &lk->zones[i];
-		uint64_t span = z->pcp_last_t - z->pcp_first_t;
+		uint64_t span = z->pcp.last_t - z->pcp.first_t;
 
 		if (m && i < m->nr_zones)
 			snprintf(suffix, sizeof(suffix), ".node%d.%s", m->zones[i].node, ps_zone_names[m->zones[i].type]);
@@ -611,11 +654,11 @@ int ps_lock_counters(const struct ps_lock *lk, const struct ps_machine *m, struc
 		if (put_rows(kv, &s, suffix))
 			return -1;
 		snprintf(name, sizeof(name), "pcp_pages_held_avg%s", suffix);
-		if (ps_kv_set(kv, name, z->pcp_seen ? (int64_t)((span ? z->pcp_area / (double)span
-								      : (double)z->pcp_cur) + 0.5) : 0) < 0)
+		if (ps_kv_set(kv, name, z->pcp.seen ? (int64_t)((span ? (double)z->pcp.area / (double)span
+								      : (double)z->pcp.cur) + 0.5) : 0) < 0)
 			return -1;
 		snprintf(name, sizeof(name), "pcp_pages_held_max%s", suffix);
-		if (ps_kv_set(kv, name, (int64_t)z->pcp_max) < 0)
+		if (ps_kv_set(kv, name, (int64_t)z->pcp.max) < 0)
 			return -1;
 	}
 	return 0;

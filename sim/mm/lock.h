@@ -111,6 +111,13 @@ void ps_lock_submit(struct ps_lock *lk, const struct ps_lock_sect *s);
  */
 void ps_lock_advance(struct ps_lock *lk, uint64_t floor);
 
+/*
+ * The earliest time a ps_lock_advance() can have work at: until the clock
+ * reaches it, an advance only moves the clock.  Changes with each
+ * ps_lock_submit() and each advance that works.
+ */
+uint64_t ps_lock_next_due(const struct ps_lock *lk);
+
 /* The same for order-0 MOVABLE blocks: what the simulate-mode hooks call. */
 void ps_lock_section(struct ps_lock *lk, int zone, int cpu, uint64_t t_ns, int pages, int cause);
 
@@ -120,6 +127,33 @@ void ps_lock_section(struct ps_lock *lk, int zone, int cpu, uint64_t t_ns, int p
  * change (simulate mode: the model's zone->nr_pcp_pages).
  */
 void ps_lock_pcp_pages(struct ps_lock *lk, int zone, uint64_t t_ns, uint64_t pages);
+
+/* Pages held on a zone's per-CPU lists over time: time-weighted mean and peak. */
+__extension__ typedef unsigned __int128 ps_pcp_area_t;	/* page-ns, exact */
+
+struct ps_pcp_held {
+	uint64_t first_t, last_t, cur, max;
+	ps_pcp_area_t area;
+	int seen;
+};
+
+/* @h holds @pages from @t_ns on (an earlier @t_ns counts as the latest one's). */
+static inline void ps_pcp_held_set(struct ps_pcp_held *h, uint64_t t_ns, uint64_t pages)
+{
+	if (__builtin_expect(!h->seen, 0)) {
+		h->seen = 1;
+		h->first_t = h->last_t = t_ns;
+	} else if (t_ns > h->last_t) {
+		h->area += (ps_pcp_area_t)h->cur * (t_ns - h->last_t);
+		h->last_t = t_ns;
+	}
+	h->cur = pages;
+	if (pages > h->max)
+		h->max = pages;
+}
+
+/* The record ps_lock_pcp_pages() keeps for @zone (0 <= @zone < the lock's zones), to update in place. */
+struct ps_pcp_held *ps_lock_pcp_held(struct ps_lock *lk, int zone);
 
 /* Serves every pending section and runs every pending access.  Call once, at the end. */
 void ps_lock_finish(struct ps_lock *lk);

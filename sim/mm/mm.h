@@ -220,6 +220,8 @@ void ps_mm_destroy(struct ps_mm *mm);
 /* The model CPU whose per-CPU state serves @cpu (an out-of-range CPU folds onto the machine's). */
 static inline int ps_mm_cpu(const struct ps_mm *mm, int cpu)
 {
+	if (__builtin_expect((unsigned int)cpu < (unsigned int)mm->nr_cpus, 1))
+		return cpu;	/* no division on the common path */
 	return cpu < 0 ? 0 : cpu % mm->nr_cpus;
 }
 

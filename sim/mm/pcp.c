@@ -311,7 +311,7 @@ void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list)
 
 			do {
 				batch_free++;
-				pi = (pi + 1) % nl;
+				pi = pi + 1 < nl ? pi + 1 : (pi + 1) % nl;
 			} while (pcp->lists[pi].tail == PS_NIL);
 			for (int i = 0; i < nl; i++)
 				nonempty += pcp->lists[i].tail != PS_NIL;
@@ -334,7 +334,7 @@ void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list)
 		struct ps_list *l;
 
 		while (pcp->lists[pi].tail == PS_NIL)
-			pi = (pi + 1) % nl;
+			pi = pi + 1 < nl ? pi + 1 : (pi + 1) % nl;
 		l = &pcp->lists[pi];
 		while (n > 0 && l->tail != PS_NIL)
 			n -= drain_tail(z, pcp, l);

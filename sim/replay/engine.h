@@ -241,7 +241,7 @@ void rp_free_pass1(struct ps_replay *r);
 void rp_build_zone(struct ps_replay *r, int zi);
 int64_t rp_snapshot_free(const struct ps_machine *m, const struct ps_zone_desc *d);
 
-/* follow.c */
+/* follow.c; the caller counts the event (ps_counters_event) and gives it to the lock model */
 void rp_follow_event(struct ps_replay *r, const struct ps_event *ev);
 void rp_follow_vmstat_drain(void *ctx, struct ps_zone *z, int cpu, int n, uint64_t now);
 

@@ -104,7 +104,7 @@ static void shadow_drain(struct ps_replay *r, struct ps_zone *z, int cpu, int n,
 		return;
 	pcp->drains++;
 	for (int k = 0; k < nl && n > 0; k++) {
-		int l = (li + k) % nl, o = l < 12 ? l / PS_MIGRATE_PCPTYPES : z->pageblock_order;
+		int l = li + k < nl ? li + k : (li + k) % nl, o = l < 12 ? l / PS_MIGRATE_PCPTYPES : z->pageblock_order;
 
 		if (!r->o.profile->pcp_high_orders)
 			o = 0;
@@ -280,7 +280,6 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 	uint32_t idx, h;
 	int k, kind, kswapd_node, after, takes = 0;
 
-	ps_counters_event(&r->cnt, ev);
 	z = ev->pfn != PS_PFN_NONE ? zone_of(r, ev->pfn, &idx) : NULL;
 	if (z && rp_extfrag_takes(p, ev, z->pageblock_order))
 		takes = ev->alloc_migratetype >= 0 && ev->alloc_migratetype < PS_MIGRATE_PCPTYPES &&

@@ -43,8 +43,17 @@ struct ps_lock_follow {
 	const struct ps_profile *prof;
 	int pageblock_order, nr_cpus, nr_zones;
 	struct run *runs;
+	uint64_t open[PS_MAX_CPUS / 64];	/* CPUs with a run open or an extfrag pending */
 	int64_t *pcp;		/* [zone][cpu] estimate of pages on per-CPU lists */
 	uint64_t *pcp_zone;	/* [zone] */
+	struct ps_pcp_held **held;	/* [zone]: the lock model's record of pcp_zone */
+	/*
+	 * The lock model's clock, as a ps_lock_advance() per event would set
+	 * it; handed on only when the model has work due (ps_lock_next_due)
+	 * or before a submission, which is the same to the model.
+	 */
+	uint64_t now, due;
+	int now_pending;
 	struct ps_lock_follow_stats st;
 };
 
@@ -65,10 +74,13 @@ struct ps_lock_follow *ps_lock_follow_create(struct ps_lock *lk, const struct ps
 	f->runs = calloc(f->nr_cpus, sizeof(*f->runs));
 	f->pcp = calloc((size_t)f->nr_zones * f->nr_cpus, sizeof(int64_t));
 	f->pcp_zone = calloc(f->nr_zones, sizeof(uint64_t));
-	if (!f->runs || !f->pcp || !f->pcp_zone) {
+	f->held = calloc(f->nr_zones, sizeof(*f->held));
+	if (!f->runs || !f->pcp || !f->pcp_zone || !f->held) {
 		ps_lock_follow_destroy(f);
 		return NULL;
 	}
+	for (int z = 0; z < f->nr_zones; z++)
+		f->held[z] = ps_lock_pcp_held(lk, z);
 	return f;
 }
 
@@ -79,6 +91,7 @@ void ps_lock_follow_destroy(struct ps_lock_follow *f)
 	free(f->runs);
 	free(f->pcp);
 	free(f->pcp_zone);
+	free(f->held);
 	free(f);
 }
 
@@ -87,6 +100,30 @@ static int pcp_order(const struct ps_lock_follow *f, int order)
 	if (!f->prof->pcp_high_orders)
 		return order == 0;
 	return order <= 3 || order == f->pageblock_order;
+}
+
+/* Hands the model the clock it would have had from a ps_lock_advance() per event. */
+static inline void clock_flush(struct ps_lock_follow *f)
+{
+	if (f->now_pending) {
+		f->now_pending = 0;
+		ps_lock_advance(f->lk, f->now);
+	}
+}
+
+/* The per-event ps_lock_advance(@floor), deferred while it would only move the clock. */
+static inline void clock_advance(struct ps_lock_follow *f, uint64_t floor)
+{
+	if (floor > f->now || !f->due) {
+		if (floor > f->now)
+			f->now = floor;
+		f->now_pending = 1;
+	}
+	if (f->now_pending && f->now >= f->due) {
+		f->now_pending = 0;
+		ps_lock_advance(f->lk, f->now);
+		f->due = ps_lock_next_due(f->lk);
+	}
 }
 
 static void emit(struct ps_lock_follow *f, int cpu, int cause, int zone, int nr, int order, int mt, uint64_t t0,
@@ -100,7 +137,9 @@ static void emit(struct ps_lock_follow *f, int cpu, int cause, int zone, int nr,
 		f->st.trace_span_ns += t1 - t0;
 		f->st.trace_span_blocks += nr - 1;
 	}
+	clock_flush(f);
 	ps_lock_submit(f->lk, &s);
+	f->due = ps_lock_next_due(f->lk);
 }
 
 static void close_run(struct ps_lock_follow *f, int cpu)
@@ -126,7 +165,7 @@ static void pcp_add(struct ps_lock_follow *f, int zone, int cpu, int64_t delta, 
 	if (*p < 0)
 		*p = 0;
 	f->pcp_zone[zone] += *p - old;
-	ps_lock_pcp_pages(f->lk, zone, t, f->pcp_zone[zone]);
+	ps_pcp_held_set(f->held[zone], t, f->pcp_zone[zone]);	/* as ps_lock_pcp_pages() */
 }
 
 static void follow_event(struct ps_lock_follow *f, const struct ps_event *ev)
@@ -234,22 +273,35 @@ void ps_lock_follow_event(struct ps_lock_follow *f, const struct ps_event *ev)
 	uint64_t floor = ev->ts_ns;
 
 	follow_event(f, ev);
-	/* a run still open will be submitted with its first event's time */
-	for (int c = 0; c < f->nr_cpus; c++) {
-		const struct run *r = &f->runs[c];
+	if (ev->cpu < f->nr_cpus) {
+		/* only the event's CPU's run changed */
+		const struct run *r = &f->runs[ev->cpu];
+		uint64_t bit = 1ull << (ev->cpu & 63);
 
-		if (r->kind && r->t0 < floor && r->t1 + FOLLOW_MAX_GAP_NS >= ev->ts_ns)
-			floor = r->t0;
-		if (r->pending_xf && r->xf_t < floor && r->xf_t + FOLLOW_MAX_GAP_NS >= ev->ts_ns)
-			floor = r->xf_t;
+		if (r->kind || r->pending_xf)
+			f->open[ev->cpu >> 6] |= bit;
+		else
+			f->open[ev->cpu >> 6] &= ~bit;
 	}
-	ps_lock_advance(f->lk, floor);
+	/* a run still open will be submitted with its first event's time */
+	for (int w = 0; w < (f->nr_cpus + 63) / 64; w++) {
+		for (uint64_t m = f->open[w]; m; m &= m - 1) {
+			const struct run *r = &f->runs[w * 64 + __builtin_ctzll(m)];
+
+			if (r->kind && r->t0 < floor && r->t1 + FOLLOW_MAX_GAP_NS >= ev->ts_ns)
+				floor = r->t0;
+			if (r->pending_xf && r->xf_t < floor && r->xf_t + FOLLOW_MAX_GAP_NS >= ev->ts_ns)
+				floor = r->xf_t;
+		}
+	}
+	clock_advance(f, floor);
 }
 
 void ps_lock_follow_finish(struct ps_lock_follow *f)
 {
 	for (int c = 0; c < f->nr_cpus; c++)
 		close_run(f, c);
+	clock_flush(f);
 	ps_lock_finish(f->lk);
 }
 

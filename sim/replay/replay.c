@@ -338,8 +338,12 @@ static inline void report_pcp_pages(struct ps_replay *r, int zi, uint64_t t_ns)
 	}
 }
 
+/*
+ * One event.  @whole: follow mode counts it and gives it to the lock model
+ * here (else the caller has, ps_replay_events: neither reads the rest).
+ */
 static inline __attribute__((always_inline)) int replay_event(struct ps_replay *r, const struct ps_event *ev,
-								    char *err, int len)
+								    char *err, int len, int whole)
 {
 	r->now_ns = ev->ts_ns;
 	if (ps_timer_due(&r->timers, ev->ts_ns)) {
@@ -349,7 +353,10 @@ static inline __attribute__((always_inline)) int replay_event(struct ps_replay *
 	if (__builtin_expect(r->view_each, 0))
 		rp_view_before(r, ev);
 	if (r->o.mode == PS_REPLAY_FOLLOW) {
-		ps_lock_follow_event(r->lockf, ev);
+		if (whole) {
+			ps_lock_follow_event(r->lockf, ev);
+			ps_counters_event(&r->cnt, ev);
+		}
 		rp_follow_event(r, ev);
 	} else {
 		simulate_event(r, ev);
@@ -382,7 +389,7 @@ static inline __attribute__((always_inline)) int replay_event(struct ps_replay *
 
 int ps_replay_event(struct ps_replay *r, const struct ps_event *ev, char *err, int len)
 {
-	return replay_event(r, ev, err, len);
+	return replay_event(r, ev, err, len, 1);
 }
 
 int ps_replay_events(struct ps_replay *r, const struct ps_event *evs, int n, char *err, int len, int *failed)
@@ -392,16 +399,26 @@ int ps_replay_events(struct ps_replay *r, const struct ps_event *evs, int n, cha
 	if (__builtin_expect(r->view && !r->view_each, 0)) {
 		/* a timeline counts the trace's own a run at a time (rp_view_run) */
 		while (i < n) {
-			if (replay_event(r, &evs[i], err, len) < 0)
+			if (replay_event(r, &evs[i], err, len, 1) < 0)
 				goto bad;
 			for (j = rp_view_run(r, evs, i, n), i++; i < j; i++)
-				if (replay_event(r, &evs[i], err, len) < 0)
+				if (replay_event(r, &evs[i], err, len, 1) < 0)
 					goto bad;
 		}
 		return 0;
 	}
+	if (r->o.mode == PS_REPLAY_FOLLOW && !r->view) {
+		/* the lock model's and the counters' loops apart (a view counts each event itself): each keeps its own code and branches hot */
+		for (j = 0; j < n; j++)
+			ps_lock_follow_event(r->lockf, &evs[j]);
+		ps_counters_batch(&r->cnt, evs, n);
+		for (; i < n; i++)
+			if (replay_event(r, &evs[i], err, len, 0) < 0)
+				goto bad;
+		return 0;
+	}
 	for (; i < n; i++)
-		if (replay_event(r, &evs[i], err, len) < 0)
+		if (replay_event(r, &evs[i], err, len, 1) < 0)
 			goto bad;
 	return 0;
 bad:

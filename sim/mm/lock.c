@@ -54,14 +54,37 @@ const char *const ps_lock_cause_names[PS_LOCK_NR_CAUSES] = {
 
 #define PS_LOCK_RING 256	/* sections a CPU may have waiting to be served */
 
-enum { A_WM_READ, A_TICKET, A_SPIN_END, A_PAGE, A_STAT, A_UNLOCK };
+enum { A_WM_READ, A_TICKET, A_TICKET_SPIN, A_SPIN_END, A_PAGE, A_STAT, A_UNLOCK };
 
+/*
+ * One access waiting to run, in whole words (written and read a word at a
+ * time, so a copy never waits on narrower stores).  who: zone, cpu, kind,
+ * tag, order and migratetype; ni: a page run's blocks and its next block.
+ */
 struct access {
-	uint64_t t, seq;
-	int32_t zone, n;
-	int16_t cpu, i;
-	uint8_t kind, tag, order, mt, spin;
+	uint64_t t, seq, who, ni;
 };
+
+static inline uint64_t acc_who(int zone, int cpu, int kind, int tag, int order, int mt)
+{
+	return (uint64_t)(uint16_t)zone | (uint64_t)(uint16_t)cpu << 16 | (uint64_t)(uint8_t)kind << 32 |
+	       (uint64_t)(uint8_t)tag << 40 | (uint64_t)(uint8_t)order << 48 | (uint64_t)(uint8_t)mt << 56;
+}
+
+#define acc_zone(a) ((int)(uint16_t)(a)->who)
+#define acc_cpu(a) ((int)(uint16_t)((a)->who >> 16))
+#define acc_kind(a) ((int)(uint8_t)((a)->who >> 32))
+#define acc_tag(a) ((int)(uint8_t)((a)->who >> 40))
+#define acc_order(a) ((int)(uint8_t)((a)->who >> 48))
+#define acc_mt(a) ((int)(uint8_t)((a)->who >> 56))
+
+static inline uint64_t acc_ni(int32_t n, int32_t i)
+{
+	return (uint64_t)(uint32_t)n | (uint64_t)(uint32_t)i << 32;
+}
+
+#define acc_n(a) ((int32_t)(uint32_t)(a)->ni)
+#define acc_i(a) ((int32_t)(uint32_t)((a)->ni >> 32))
 
 struct cpu_state {
 	struct ps_lock_sect ring[PS_LOCK_RING];
@@ -264,8 +287,9 @@ static struct access acc_pop(struct ps_lock *lk)
 
 static void run_access(struct ps_lock *lk, struct access *a, int chain, uint64_t horizon);
 
-static void acc_push(struct ps_lock *lk, struct access a)
+static void acc_push(struct ps_lock *lk, uint64_t t, uint64_t who, uint64_t ni)
 {
+	struct access a;
 	int i;
 
 	/*
@@ -282,7 +306,10 @@ static void acc_push(struct ps_lock *lk, struct access a)
 		run_access(lk, &e, 1, UINT64_MAX);
 	}
 	assert(lk->nr_aheap < lk->cap_aheap);
+	a.t = t;
 	a.seq = lk->seq++;
+	a.who = who;
+	a.ni = ni;
 	i = lk->nr_aheap++;
 	while (i > 0 && acc_before(&a, &lk->aheap[(i - 1) / 2])) {
 		lk->aheap[i] = lk->aheap[(i - 1) / 2];
@@ -298,7 +325,7 @@ static void acc_push(struct ps_lock *lk, struct access a)
  */
 static uint64_t page_skip(const struct ps_lock *lk, const struct access *a, uint64_t horizon)
 {
-	uint64_t left = (uint64_t)(a->n - 1 - a->i), limit = horizon, step = lk->p.page_ns;
+	uint64_t left = (uint64_t)(acc_n(a) - 1 - acc_i(a)), limit = horizon, step = lk->p.page_ns;
 
 	if (lk->nr_aheap) {
 		if (lk->aheap[0].t == 0)
@@ -322,56 +349,63 @@ static void run_access(struct ps_lock *lk, struct access *a, int chain, uint64_t
 {
 	struct ps_cl *cl = lk->cl;
 
-	switch (a->kind) {
+	int zone = acc_zone(a), cpu = acc_cpu(a), tag = acc_tag(a);
+
+	switch (acc_kind(a)) {
 	case A_WM_READ:
-		ps_cl_access(cl, a->zone, lk->line_wm, a->cpu, 0, a->tag);
-		ps_cl_access(cl, a->zone, lk->line_stat, a->cpu, 0, a->tag);
+		ps_cl_access(cl, zone, lk->line_wm, cpu, 0, tag);
+		ps_cl_access(cl, zone, lk->line_stat, cpu, 0, tag);
 		break;
 	case A_TICKET:
-		ps_cl_access(cl, a->zone, lk->line_lock, a->cpu, 1, a->tag);
-		if (a->spin)
-			ps_cl_spin_begin(cl, a->zone, lk->line_lock, a->cpu, a->tag);
+	case A_TICKET_SPIN:
+		ps_cl_access(cl, zone, lk->line_lock, cpu, 1, tag);
+		if (acc_kind(a) == A_TICKET_SPIN)
+			ps_cl_spin_begin(cl, zone, lk->line_lock, cpu, tag);
 		break;
 	case A_SPIN_END:
-		ps_cl_spin_end(cl, a->zone, a->cpu);
+		ps_cl_spin_end(cl, zone, cpu);
 		break;
 	case A_PAGE: {
 		struct access next = *a;
+		int32_t i = acc_i(a), n = acc_n(a);
+		int line_list = lk->line_list[acc_order(a)][acc_mt(a)], line_nr_free = lk->line_nr_free[acc_order(a)];
 
 		for (;;) {
-			ps_cl_access(cl, next.zone, lk->line_list[next.order][next.mt], next.cpu, 1, next.tag);
-			ps_cl_access(cl, next.zone, lk->line_nr_free[next.order], next.cpu, 1, next.tag);
-			if (next.i + 1 >= next.n)
+			ps_cl_access(cl, zone, line_list, cpu, 1, tag);
+			ps_cl_access(cl, zone, line_nr_free, cpu, 1, tag);
+			if (i + 1 >= n)
 				break;
-			if (chain && !ps_cl_spinners(cl, next.zone)) {
+			if (chain && !ps_cl_spinners(cl, zone)) {
 				/*
 				 * The next blocks' writes, by the same CPU to the same
 				 * two lines with nobody spinning, change nothing: skip
 				 * those the loop would run before yielding.
 				 */
-				uint64_t m = page_skip(lk, &next, horizon);
+				uint64_t m;
 
-				next.i += (int32_t)m;
+				next.ni = acc_ni(n, i);
+				m = page_skip(lk, &next, horizon);
+				i += (int32_t)m;
 				next.t += m * lk->p.page_ns;
 				lk->seq += m;
-				if (next.i + 1 >= next.n)
+				if (i + 1 >= n)
 					break;
 			}
-			next.i++;
+			i++;
 			next.t += lk->p.page_ns;
 			if (!chain || next.t > horizon || (lk->nr_aheap && next.t >= lk->aheap[0].t)) {
-				acc_push(lk, next);
+				acc_push(lk, next.t, next.who, acc_ni(n, i));
 				break;
 			}
-			next.seq = lk->seq++;	/* as acc_push() would number it */
+			lk->seq++;	/* as acc_push() would number it */
 		}
 		break;
 	}
 	case A_STAT:
-		ps_cl_access(cl, a->zone, lk->line_stat, a->cpu, 1, a->tag);
+		ps_cl_access(cl, zone, lk->line_stat, cpu, 1, tag);
 		break;
 	case A_UNLOCK:
-		ps_cl_access(cl, a->zone, lk->line_lock, a->cpu, 1, a->tag);
+		ps_cl_access(cl, zone, lk->line_lock, cpu, 1, tag);
 		break;
 	}
 }
@@ -407,9 +441,8 @@ static void serve_one(struct ps_lock *lk)
 	struct zone_state *z = &lk->zones[s.zone];
 	uint64_t a = c->arrival, start = a > z->free_at ? a : z->free_at;
 	uint64_t wait = start - a, d = lk->p.acquire_ns + lk->p.page_ns * (uint64_t)s.nr, end = start + d;
-	struct access acc = { .zone = s.zone, .cpu = (int16_t)cpu, .tag = (uint8_t)s.cause,
-			      .order = (uint8_t)(s.order < PS_NR_PAGE_ORDERS ? s.order : 0),
-			      .mt = (uint8_t)(s.mt >= 0 && s.mt < 8 ? s.mt : PS_MT_MOVABLE) };
+	uint64_t who = acc_who(s.zone, cpu, 0, s.cause, s.order < PS_NR_PAGE_ORDERS ? s.order : 0,
+			       s.mt >= 0 && s.mt < 8 ? s.mt : PS_MT_MOVABLE);
 
 	z->free_at = end;
 	z->st.acquisitions[s.cause]++;
@@ -425,33 +458,17 @@ static void serve_one(struct ps_lock *lk)
 	if (lk->rec && lk->rec_count && *lk->rec_count < lk->rec_len)
 		lk->rec[(*lk->rec_count)++] = (struct ps_lock_served){ a, start, end, cpu, s.zone };
 
-	if (s.cause != PS_LOCK_DRAIN && s.cause != PS_LOCK_DIRECT_FREE) {
-		acc.kind = A_WM_READ;
-		acc.t = a;
-		acc_push(lk, acc);
-	}
-	acc.kind = A_TICKET;
-	acc.t = a;
-	acc.spin = wait > 0;
-	acc_push(lk, acc);
-	acc.spin = 0;
-	if (wait) {
-		acc.kind = A_SPIN_END;
-		acc.t = start;
-		acc_push(lk, acc);
-	}
-	if (s.nr > 0) {
-		acc.kind = A_PAGE;
-		acc.t = start + lk->p.acquire_ns;
-		acc.i = 0;
-		acc.n = s.nr;
-		acc_push(lk, acc);
-	}
-	acc.kind = A_STAT;
-	acc.t = end;
-	acc_push(lk, acc);
-	acc.kind = A_UNLOCK;
-	acc_push(lk, acc);
+#define KIND(k) (who | (uint64_t)(k) << 32)
+	if (s.cause != PS_LOCK_DRAIN && s.cause != PS_LOCK_DIRECT_FREE)
+		acc_push(lk, a, KIND(A_WM_READ), 0);
+	acc_push(lk, a, KIND(wait ? A_TICKET_SPIN : A_TICKET), 0);
+	if (wait)
+		acc_push(lk, start, KIND(A_SPIN_END), 0);
+	if (s.nr > 0)
+		acc_push(lk, start + lk->p.acquire_ns, KIND(A_PAGE), acc_ni(s.nr, 0));
+	acc_push(lk, end, KIND(A_STAT), 0);
+	acc_push(lk, end, KIND(A_UNLOCK), 0);
+#undef KIND
 
 	c->head = (c->head + 1) % PS_LOCK_RING;
 	c->len--;

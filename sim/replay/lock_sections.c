@@ -41,9 +41,12 @@ struct ps_lock_follow {
 	const struct ps_machine *m;
 	struct ps_zone_table zt;	/* pfn -> zone of @m */
 	const struct ps_profile *prof;
-	int pageblock_order, nr_cpus, nr_zones;
+	int pageblock_order, nr_cpus, nr_zones, nr_words;	/* nr_words: of the CPU masks */
 	struct run *runs;
 	uint64_t open[PS_MAX_CPUS / 64];	/* CPUs with a run open or an extfrag pending */
+	uint64_t stale[PS_MAX_CPUS / 64];	/* of those, whose run and extfrag hold back no clock from max_ts on */
+	uint64_t max_ts;		/* the latest event time seen */
+	uint32_t pcp_orders;		/* bit o: order o goes through the per-CPU lists */
 	int64_t *pcp;		/* [zone][cpu] estimate of pages on per-CPU lists */
 	uint64_t *pcp_zone;	/* [zone] */
 	struct ps_pcp_held **held;	/* [zone]: the lock model's record of pcp_zone */
@@ -54,8 +57,19 @@ struct ps_lock_follow {
 	 */
 	uint64_t now, due;
 	int now_pending;
+	/*
+	 * The floor of the latest event is not worked out yet (lazy_ts: its
+	 * time): it changed no run and came before the model's next due time,
+	 * in time order.  Over such events the floor never falls, so the last
+	 * one's is the one that counts; it is worked out before a run changes
+	 * or the clock is needed.
+	 */
+	int lazy;
+	uint64_t lazy_ts;
 	struct ps_lock_follow_stats st;
 };
+
+static int pcp_order(const struct ps_lock_follow *f, int order);
 
 struct ps_lock_follow *ps_lock_follow_create(struct ps_lock *lk, const struct ps_machine *m,
 					     const struct ps_profile *prof, int pageblock_order)
@@ -71,6 +85,7 @@ struct ps_lock_follow *ps_lock_follow_create(struct ps_lock *lk, const struct ps
 	f->pageblock_order = pageblock_order;
 	f->nr_cpus = ps_lock_nr_cpus(lk);
 	f->nr_zones = ps_lock_nr_zones(lk);
+	f->nr_words = (f->nr_cpus + 63) / 64;
 	f->runs = calloc(f->nr_cpus, sizeof(*f->runs));
 	f->pcp = calloc((size_t)f->nr_zones * f->nr_cpus, sizeof(int64_t));
 	f->pcp_zone = calloc(f->nr_zones, sizeof(uint64_t));
@@ -81,6 +96,9 @@ struct ps_lock_follow *ps_lock_follow_create(struct ps_lock *lk, const struct ps
 	}
 	for (int z = 0; z < f->nr_zones; z++)
 		f->held[z] = ps_lock_pcp_held(lk, z);
+	for (int o = 0; o < 32; o++)
+		if (pcp_order(f, o))
+			f->pcp_orders |= 1u << o;
 	return f;
 }
 
@@ -102,9 +120,12 @@ static int pcp_order(const struct ps_lock_follow *f, int order)
 	return order <= 3 || order == f->pageblock_order;
 }
 
+static inline void clock_lazy(struct ps_lock_follow *f);
+
 /* Hands the model the clock it would have had from a ps_lock_advance() per event. */
 static inline void clock_flush(struct ps_lock_follow *f)
 {
+	clock_lazy(f);
 	if (f->now_pending) {
 		f->now_pending = 0;
 		ps_lock_advance(f->lk, f->now);
@@ -156,7 +177,7 @@ static void close_run(struct ps_lock_follow *f, int cpu)
 }
 
 /* Pages on the per-CPU lists of @zone held by @cpu change by @delta (never below 0). */
-static void pcp_add(struct ps_lock_follow *f, int zone, int cpu, int64_t delta, uint64_t t)
+static inline void pcp_add(struct ps_lock_follow *f, int zone, int cpu, int64_t delta, uint64_t t)
 {
 	int64_t *p = &f->pcp[(size_t)zone * f->nr_cpus + cpu];
 	int64_t old = *p;
@@ -268,33 +289,116 @@ static void follow_event(struct ps_lock_follow *f, const struct ps_event *ev)
 	}
 }
 
-void ps_lock_follow_event(struct ps_lock_follow *f, const struct ps_event *ev)
+/*
+ * mm_page_alloc or mm_page_free on a CPU with no run open and no extfrag
+ * pending: follow_event() less the run to close.
+ */
+static inline void follow_alloc_free(struct ps_lock_follow *f, const struct ps_event *ev)
 {
-	uint64_t floor = ev->ts_ns;
+	int zone;
 
-	follow_event(f, ev);
-	if (ev->cpu < f->nr_cpus) {
-		/* only the event's CPU's run changed */
-		const struct run *r = &f->runs[ev->cpu];
-		uint64_t bit = 1ull << (ev->cpu & 63);
-
-		if (r->kind || r->pending_xf)
-			f->open[ev->cpu >> 6] |= bit;
-		else
-			f->open[ev->cpu >> 6] &= ~bit;
+	if (ev->pfn == PS_PFN_NONE)
+		return;
+	zone = ps_zone_table_lookup(&f->zt, ev->pfn);
+	if (zone < 0 || zone >= f->nr_zones) {
+		f->st.outside_zones++;
+		return;
 	}
-	/* a run still open will be submitted with its first event's time */
-	for (int w = 0; w < (f->nr_cpus + 63) / 64; w++) {
-		for (uint64_t m = f->open[w]; m; m &= m - 1) {
-			const struct run *r = &f->runs[w * 64 + __builtin_ctzll(m)];
+	if (ev->order < 32 && ((f->pcp_orders >> ev->order) & 1))
+		pcp_add(f, zone, ev->cpu, ev->type == PS_EV_ALLOC ? -((int64_t)1 << ev->order) : (int64_t)1 << ev->order,
+			ev->ts_ns);
+	else if (ev->type == PS_EV_FREE)
+		emit(f, ev->cpu, PS_LOCK_DIRECT_FREE, zone, 1, ev->order, PS_MT_MOVABLE, ev->ts_ns, ev->ts_ns);
+}
 
-			if (r->kind && r->t0 < floor && r->t1 + FOLLOW_MAX_GAP_NS >= ev->ts_ns)
-				floor = r->t0;
-			if (r->pending_xf && r->xf_t < floor && r->xf_t + FOLLOW_MAX_GAP_NS >= ev->ts_ns)
-				floor = r->xf_t;
+static inline uint64_t clock_floor(struct ps_lock_follow *f, uint64_t ts, int mono);
+
+static inline __attribute__((always_inline)) void lock_follow_event(struct ps_lock_follow *f,
+								     const struct ps_event *ev)
+{
+	uint64_t ts = ev->ts_ns;
+	int mono = ts >= f->max_ts, changed = 0;
+
+	if (!mono)
+		clock_lazy(f);
+	if (ev->cpu < f->nr_cpus) {
+		uint64_t bit = 1ull << (ev->cpu & 63), *open = &f->open[ev->cpu >> 6];
+
+		if ((ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE) && !(*open & bit)) {
+			follow_alloc_free(f, ev);	/* nothing of this CPU's changes */
+		} else if (ev->type != PS_EV_FREE_BATCHED) {
+			const struct run *r = &f->runs[ev->cpu];
+
+			clock_lazy(f);		/* with the runs as they were */
+			changed = 1;
+			follow_event(f, ev);
+			/* only the event's CPU's run changed */
+			if (r->kind || r->pending_xf)
+				*open |= bit;
+			else
+				*open &= ~bit;
+			f->stale[ev->cpu >> 6] &= ~bit;
 		}
 	}
-	clock_advance(f, floor);
+	if (mono)
+		f->max_ts = ts;
+	if (mono && ts < f->due && !changed) {
+		f->lazy = 1;
+		f->lazy_ts = ts;
+		return;
+	}
+	f->lazy = 0;	/* left only with the runs unchanged since: this floor is no lower */
+	clock_advance(f, clock_floor(f, ts, mono));
+}
+
+/*
+ * The floor at @ts: a run still open will be submitted with its first
+ * event's time.  One that held back no clock at the latest time seen holds
+ * back none later: skipped while time goes forward (@mono).
+ */
+static inline uint64_t clock_floor(struct ps_lock_follow *f, uint64_t ts, int mono)
+{
+	uint64_t floor = ts;
+
+	for (int w = 0; w < f->nr_words; w++) {
+		for (uint64_t m = f->open[w] & (mono ? ~f->stale[w] : ~0ull); m; m &= m - 1) {
+			int c = w * 64 + __builtin_ctzll(m), live = 0;
+			const struct run *r = &f->runs[c];
+
+			if (r->kind && r->t1 + FOLLOW_MAX_GAP_NS >= ts) {
+				live = 1;
+				if (r->t0 < floor)
+					floor = r->t0;
+			}
+			if (r->pending_xf && r->xf_t + FOLLOW_MAX_GAP_NS >= ts) {
+				live = 1;
+				if (r->xf_t < floor)
+					floor = r->xf_t;
+			}
+			if (!live && mono)
+				f->stale[w] |= 1ull << (c & 63);
+		}
+	}
+	return floor;
+}
+
+static inline void clock_lazy(struct ps_lock_follow *f)
+{
+	if (f->lazy) {
+		f->lazy = 0;
+		clock_advance(f, clock_floor(f, f->lazy_ts, 1));
+	}
+}
+
+void ps_lock_follow_event(struct ps_lock_follow *f, const struct ps_event *ev)
+{
+	lock_follow_event(f, ev);
+}
+
+void ps_lock_follow_events(struct ps_lock_follow *f, const struct ps_event *evs, int n)
+{
+	for (int i = 0; i < n; i++)
+		lock_follow_event(f, &evs[i]);
 }
 
 void ps_lock_follow_finish(struct ps_lock_follow *f)

@@ -39,6 +39,9 @@ void ps_lock_follow_destroy(struct ps_lock_follow *f);
  */
 void ps_lock_follow_event(struct ps_lock_follow *f, const struct ps_event *ev);
 
+/* ps_lock_follow_event() on each of @evs in turn. */
+void ps_lock_follow_events(struct ps_lock_follow *f, const struct ps_event *evs, int n);
+
 /* Closes the runs still open (end of trace) and calls ps_lock_finish. */
 void ps_lock_follow_finish(struct ps_lock_follow *f);
 

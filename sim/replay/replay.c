@@ -409,8 +409,7 @@ int ps_replay_events(struct ps_replay *r, const struct ps_event *evs, int n, cha
 	}
 	if (r->o.mode == PS_REPLAY_FOLLOW && !r->view) {
 		/* the lock model's and the counters' loops apart (a view counts each event itself): each keeps its own code and branches hot */
-		for (j = 0; j < n; j++)
-			ps_lock_follow_event(r->lockf, &evs[j]);
+		ps_lock_follow_events(r->lockf, evs, n);
 		ps_counters_batch(&r->cnt, evs, n);
 		for (; i < n; i++)
 			if (replay_event(r, &evs[i], err, len, 0) < 0)

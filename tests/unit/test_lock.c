@@ -229,6 +229,22 @@ static void test_section_transfers(void)
 	CHECK_EQ(two_cpu_blocks_transfers("3.17", 1050, 1000), 1005);
 }
 
+/* A section of more blocks than 16 bits count (a long drain run): served whole, and the model ends. */
+static void test_long_section(void)
+{
+	struct ps_lock *lk = make("4.0", 100, 10, 1);
+	struct ps_lock_zone_stats st;
+
+	sect(lk, 0, 1000, 40000, PS_LOCK_DRAIN);
+	sect(lk, 1, 1050, 4, PS_LOCK_REFILL);
+	ps_lock_finish(lk);
+	ps_lock_stats(lk, 0, &st);
+	CHECK_EQ(st.blocks, 40004);
+	CHECK_EQ(ps_lock_total(st.hold_ns), 100 + 40000 * 10 + 100 + 4 * 10);
+	CHECK_EQ(st.contended[PS_LOCK_REFILL], 1);
+	ps_lock_destroy(lk);
+}
+
 /* The pages held on pcp lists: an exact time integral; an earlier time counts as the latest. */
 static void test_pcp_held(void)
 {
@@ -373,6 +389,7 @@ int main(void)
 	test_layouts();
 	test_section_transfers();
 	test_pcp_held();
+	test_long_section();
 	test_follow_grouping();
 	test_full_queue();
 	CHECK_DONE();

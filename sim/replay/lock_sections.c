@@ -66,6 +66,7 @@ struct ps_lock_follow {
 	 */
 	int lazy;
 	uint64_t lazy_ts;
+	int plain;		/* ps_lock_follow_set_plain() */
 	struct ps_lock_follow_stats st;
 };
 
@@ -319,6 +320,20 @@ static inline __attribute__((always_inline)) void lock_follow_event(struct ps_lo
 	uint64_t ts = ev->ts_ns;
 	int mono = ts >= f->max_ts, changed = 0;
 
+	if (__builtin_expect(f->plain, 0)) {
+		follow_event(f, ev);
+		if (ev->cpu < f->nr_cpus) {
+			const struct run *r = &f->runs[ev->cpu];
+			uint64_t bit = 1ull << (ev->cpu & 63);
+
+			if (r->kind || r->pending_xf)
+				f->open[ev->cpu >> 6] |= bit;
+			else
+				f->open[ev->cpu >> 6] &= ~bit;
+		}
+		ps_lock_advance(f->lk, clock_floor(f, ts, 0));
+		return;
+	}
 	if (!mono)
 		clock_lazy(f);
 	if (ev->cpu < f->nr_cpus) {
@@ -388,6 +403,11 @@ static inline void clock_lazy(struct ps_lock_follow *f)
 		f->lazy = 0;
 		clock_advance(f, clock_floor(f, f->lazy_ts, 1));
 	}
+}
+
+void ps_lock_follow_set_plain(struct ps_lock_follow *f, int on)
+{
+	f->plain = on;
 }
 
 void ps_lock_follow_event(struct ps_lock_follow *f, const struct ps_event *ev)

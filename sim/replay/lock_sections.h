@@ -42,6 +42,13 @@ void ps_lock_follow_event(struct ps_lock_follow *f, const struct ps_event *ev);
 /* ps_lock_follow_event() on each of @evs in turn. */
 void ps_lock_follow_events(struct ps_lock_follow *f, const struct ps_event *evs, int n);
 
+/*
+ * @on: every event takes the plain path, the lock model advanced once per
+ * event (no short path, no deferred clock): the reference the tests hold
+ * the fast one to.  Call before the first event.
+ */
+void ps_lock_follow_set_plain(struct ps_lock_follow *f, int on);
+
 /* Closes the runs still open (end of trace) and calls ps_lock_finish. */
 void ps_lock_follow_finish(struct ps_lock_follow *f);
 

@@ -2,10 +2,13 @@
 /*
  * test_lock.c - the zone-lock queue (exact waits, FIFO order, no wait
  * without overlap, carried delays), the cache-line rule on hand-built access
- * sequences, the 3.17 and 4.0 layouts, and the follow-mode grouping.
+ * sequences, the 3.17 and 4.0 layouts, long page runs and sections, the
+ * pages held on pcp lists, and the follow-mode grouping (its short path
+ * and deferred clock against its plain path on random streams).
  */
 #include <string.h>
 
+#include "lib/rng.h"
 #include "sim/mm/lock.h"
 #include "sim/replay/lock_sections.h"
 #include "check.h"
@@ -380,6 +383,132 @@ static void test_full_queue(void)
 	CHECK(f3 > f1);
 }
 
+/*
+ * The follow grouper's short path and deferred clock against its plain
+ * path (every event through the grouping, the model advanced per event):
+ * random event streams of every kind on 4 CPUs and 2 zones, with idle gaps
+ * past the 1 ms that stops a run holding the clock, same-time events,
+ * times that step back, pfns outside the zones, small queues that force
+ * early service, both layouts and a zero page cost.  Every counter and
+ * the grouper's statistics must agree.
+ */
+static void follow_run(uint64_t seed, int plain, const char *layout, uint64_t page_ns, int queue_cap,
+		       struct ps_kv *kv, struct ps_lock_follow_stats *fs)
+{
+	static const int types[] = { PS_EV_ALLOC, PS_EV_ALLOC, PS_EV_FREE, PS_EV_FREE, PS_EV_FREE_BATCHED,
+				     PS_EV_ZONE_LOCKED, PS_EV_ZONE_LOCKED, PS_EV_PCPU_DRAIN, PS_EV_PCPU_DRAIN,
+				     PS_EV_EXTFRAG };
+	static const int orders[] = { 0, 0, 0, 1, 3, 4, 9, 10 };
+	struct ps_machine m;
+	struct ps_lock_params p;
+	struct ps_error err;
+	struct ps_lock *lk;
+	struct ps_lock_follow *f;
+	struct ps_rng g;
+	uint64_t t = 1000;
+
+	ps_machine_init(&m);
+	m.nr_cpus = 4;
+	m.nr_zones = 2;
+	for (int z = 0; z < 2; z++) {
+		m.zones[z].node = z;
+		m.zones[z].type = PS_ZONE_NORMAL;
+		m.zones[z].start_pfn = 0x10000 + (uint64_t)z * 0x10000;
+		m.zones[z].spanned = m.zones[z].present = m.zones[z].managed = 0x10000;
+	}
+	ps_lock_params_init(&p);
+	p.acquire_ns = 100;
+	p.page_ns = page_ns;
+	p.queue_cap = queue_cap;
+	ps_zone_layout_builtin(&p.layout, layout);
+	lk = ps_lock_create(&p, 2, 4, &err);
+	f = ps_lock_follow_create(lk, &m, ps_profile_by_name("6.1"), 9);
+	CHECK(lk && f);
+	if (!lk || !f)
+		return;
+	ps_lock_follow_set_plain(f, plain);
+	ps_rng_seed(&g, seed);
+	for (int i = 0; i < 20000; i++) {
+		struct ps_event ev = { 0 };
+		uint64_t r = ps_rng_next(&g);
+
+		switch (r % 16) {
+		case 0:
+			t += 1500000 + ps_rng_below(&g, 1000000);	/* idle: runs go stale */
+			break;
+		case 1:
+			break;						/* same time */
+		case 2:
+			t -= t > 2000 ? ps_rng_below(&g, 2000) : 0;	/* a step back */
+			break;
+		case 3:
+			if (ps_rng_below(&g, 8) == 0 && t > 3000000)
+				t -= 1000000 + ps_rng_below(&g, 1000000);	/* far back: stale runs count again */
+			break;
+		default:
+			t += ps_rng_below(&g, 400);
+		}
+		ev.ts_ns = t;
+		ev.cpu = (uint16_t)ps_rng_below(&g, 5);		/* CPU 4 lies beyond the machine */
+		ev.type = types[ps_rng_below(&g, sizeof(types) / sizeof(types[0]))];
+		ev.order = orders[ps_rng_below(&g, sizeof(orders) / sizeof(orders[0]))];
+		ev.migratetype = (int)ps_rng_below(&g, 3);
+		ev.pfn = 0x10000 + ps_rng_below(&g, 0x20000);
+		if (ps_rng_below(&g, 50) == 0)
+			ev.pfn = ps_rng_below(&g, 2) ? PS_PFN_NONE : 0x900000;
+		ev.percpu_refill = ev.type == PS_EV_ZONE_LOCKED && ps_rng_below(&g, 4) != 0;
+		ps_lock_follow_event(f, &ev);
+	}
+	ps_lock_follow_finish(f);
+	ps_lock_follow_stats(f, fs);
+	ps_kv_init(kv);
+	CHECK_EQ(ps_lock_counters(lk, &m, kv), 0);
+	ps_lock_follow_destroy(f);
+	ps_lock_destroy(lk);
+}
+
+static void test_follow_plain(void)
+{
+	static const struct {
+		const char *layout;
+		uint64_t page_ns;
+		int queue_cap;
+	} cfg[] = { { "4.0", 10, 0 }, { "3.17", 10, 0 }, { "4.0", 0, 0 }, { "4.0", 10, 8 }, { "3.17", 50, 16 } };
+
+	for (size_t c = 0; c < sizeof(cfg) / sizeof(cfg[0]); c++) {
+		for (uint64_t seed = 1; seed <= 4; seed++) {
+			struct ps_kv a, b;
+			struct ps_lock_follow_stats fa, fb;
+			int same = 1;
+
+			follow_run(seed, 1, cfg[c].layout, cfg[c].page_ns, cfg[c].queue_cap, &a, &fa);
+			follow_run(seed, 0, cfg[c].layout, cfg[c].page_ns, cfg[c].queue_cap, &b, &fb);
+			CHECK_EQ(a.nr, b.nr);
+			for (int i = 0; i < a.nr && i < b.nr; i++)
+				if (strcmp(a.items[i].name, b.items[i].name) || a.items[i].value != b.items[i].value) {
+					fprintf(stderr, "%s page_ns %llu queue %d seed %llu: %s %lld against %s %lld\n",
+						cfg[c].layout, (unsigned long long)cfg[c].page_ns, cfg[c].queue_cap,
+						(unsigned long long)seed, a.items[i].name, (long long)a.items[i].value,
+						b.items[i].name, (long long)b.items[i].value);
+					same = 0;
+					break;
+				}
+			CHECK(same);
+			CHECK(memcmp(&fa, &fb, sizeof(fa)) == 0);
+			/* the streams reach what the paths differ on */
+			CHECK(fa.sections[PS_LOCK_REFILL] > 100 && fa.sections[PS_LOCK_DRAIN] > 100 &&
+			      fa.sections[PS_LOCK_FALLBACK] > 10 && fa.sections[PS_LOCK_DIRECT_FREE] > 10 &&
+			      fa.outside_zones > 0);
+			CHECK(ps_kv_get(&a, "zone_lock_late") && ps_kv_get(&a, "zone_lock_late")->value > 0);
+			CHECK(ps_kv_get(&a, "zone_lock_contended") && ps_kv_get(&a, "zone_lock_contended")->value > 0);
+			if (cfg[c].queue_cap)
+				CHECK(ps_kv_get(&a, "zone_lock_forced") && ps_kv_get(&a, "zone_lock_forced")->value > 0);
+			ps_kv_free(&a);
+			ps_kv_free(&b);
+		}
+	}
+}
+
 int main(void)
 {
 	test_overlap();
@@ -391,6 +520,7 @@ int main(void)
 	test_pcp_held();
 	test_long_section();
 	test_follow_grouping();
+	test_follow_plain();
 	test_full_queue();
 	CHECK_DONE();
 }

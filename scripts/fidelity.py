@@ -427,14 +427,15 @@ RC = ("numa_miss", "node0.numa_hit", "pgsteal_kswapd", "pgsteal_direct", "extfra
 DEFAULTS = {"vm.zone_reclaim_mode": "0", "vm.watermark_scale_factor": "10", "vm.watermark_boost_factor": "15000"}
 
 def reclaim_runs():
-    """[(name, path, kernel "6.1"/"6.12", nodes, workload, policy)] of testdata/reclaim."""
+    """[(name, path, kernel "6.1"/"6.12", nodes, workload, policy, ring buffer)] of testdata/reclaim."""
     runs, readme = [], os.path.join(RECLAIM, "README.md")
     if not os.path.exists(readme):
         return runs
     for line in open(readme):
         f = [x.strip() for x in line.strip().strip("|").split("|")]
-        if len(f) >= 5 and os.path.exists(os.path.join(RECLAIM, f[0] + ".pgs")):
-            runs.append((f[0], os.path.join(RECLAIM, f[0] + ".pgs"), ".".join(f[1].split(".")[:2]), int(f[2]), f[3], f[4]))
+        if len(f) >= 6 and os.path.exists(os.path.join(RECLAIM, f[0] + ".pgs")):
+            runs.append((f[0], os.path.join(RECLAIM, f[0] + ".pgs"), ".".join(f[1].split(".")[:2]), int(f[2]), f[3], f[4],
+                         f[5]))
     return runs
 
 _rc_cache = {}
@@ -462,19 +463,21 @@ def ensemble(path, *extra):
                 pass
     return d
 
-def setup_label(nodes, workload, policy):
-    return f"{nodes} nodes, {workload}, {policy}"
+def setup_label(nodes, workload, policy, ring):
+    # the ring buffer is named but for the first series' 16 MiB per CPU ("*": inferred, README);
+    # runs of a setup with a stored ring buffer and runs with an inferred one are not pooled
+    return f"{nodes} nodes, {workload}, {policy}" + ("" if ring == "16 MiB*" else f", ring buffer {ring}")
 
 def setups(runs):
-    """The setups (nodes, workload, policy) in the README's order, each with its runs per kernel."""
+    """The setups (nodes, workload, policy, ring buffer) in the README's order, each with its runs per kernel."""
     order, by = [], {}
     for r in runs:
-        key = (r[3], r[4], r[5])
+        key = (r[3], r[4], r[5], r[6])
         if key not in by:
             order.append(key)
             by[key] = {}
         by[key].setdefault(r[2], []).append(r)
-    order.sort(key=lambda x: (x[0], x[1] != "mixed", x[2] != "defaults", x[2]))
+    order.sort(key=lambda x: (x[0], x[1] != "mixed", x[3], x[2] != "defaults", x[2]))
     return order, by
 
 KERNELS = ("6.1", "6.12")
@@ -494,7 +497,7 @@ if want("reclaim"):
         print("| setup | repeat | " + " | ".join(f"{c} {k}" for c in cols for k in KERNELS) + " |")
         print("|---|---|" + "---|" * (len(cols) * len(KERNELS)))
         for key in order:
-            for i in range(3):
+            for i in range(max(len(v) for v in by[key].values())):
                 cells = []
                 for c in cols:
                     for kern in KERNELS:
@@ -546,17 +549,20 @@ if want("reclaim-predict"):
     order, by = setups(runs)
     # kernel change / its standard error: how far the change between the groups' means stands
     # out of the repeats' own spread (about 2 or more: more than chance)
-    print("| kernel | nodes | from | replayed with | kernel mean numa_miss: from | to | kernel change | "
+    print("| kernel | nodes | ring buffer | from | replayed with | kernel mean numa_miss: from | to | kernel change | "
           "kernel change / its standard error | model mean: recorded policy | changed policy | model change | direction | model / kernel |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     agree = total = 0
+    reclaim_rows = []
     for kern in KERNELS:
         for nodes in sorted({key[0] for key in order}):
-            base = by.get((nodes, "mixed", "defaults"), {}).get(kern)
-            if not base:
-                continue
             for key in order:
                 if key[0] != nodes or key[1] != "mixed" or key[2] == "defaults" or kern not in by[key]:
+                    continue
+                # the runs under the defaults with the same ring buffer (it takes memory from
+                # the nodes before the run starts: testdata/reclaim/README.md)
+                base = by.get((nodes, "mixed", "defaults", key[3]), {}).get(kern)
+                if not base:
                     continue
                 knob, val = key[2].split("=")
                 other = by[key][kern]
@@ -571,7 +577,16 @@ if want("reclaim-predict"):
                     same = (kc > 0) == (mc > 0) and mc != 0
                     agree += same
                     total += 1
-                    print(f"| {kern} | {nodes} | {'defaults' if frm is base else key[2]} | {knob}={setv} | {kf:.0f} | {kt:.0f} | "
+                    if knob == "vm.zone_reclaim_mode" and setv == "1":
+                        kd = mean([rc_kernel(r[1])["pgsteal_direct"] for r in to])
+                        md = mean([ensemble(r[1], "--set", f"{knob}={setv}")["pgsteal_direct"][0] for r in frm])
+                        reclaim_rows.append(f"| {kern} | {nodes} | {key[3]} | {kd:.0f} | {md:.0f} | {pct(md, kd)} |")
+                    print(f"| {kern} | {nodes} | {key[3]} | {'defaults' if frm is base else key[2]} | {knob}={setv} | {kf:.0f} | {kt:.0f} | "
                           f"{100 * kc:+.1f}% | {(kt - kf) / se:+.1f} | {mf:.0f} | {mt:.0f} | {100 * mc:+.1f}% | {'same' if same else '**none**' if mc == 0 else '**opposite**'} | "
                           f"{mc / kc:.2f} |")
     print(f"\nDirection agreed on {agree} of {total} predictions\n")
+    # the node reclaim itself: pgsteal_direct of the runs under the defaults replayed with
+    # vm.zone_reclaim_mode=1, against the kernel's mean over its mode-1 runs
+    print("| kernel | nodes | ring buffer | kernel mean pgsteal_direct, vm.zone_reclaim_mode=1 | model mean, defaults replayed with vm.zone_reclaim_mode=1 | difference |")
+    print("|---|---|---|---|---|---|")
+    print("\n".join(reclaim_rows) + "\n")

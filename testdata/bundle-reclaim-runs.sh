@@ -89,6 +89,36 @@ sysroot() {
 		mkdir -p "$d/sys/kernel/mm/lru_gen"
 		cp "$src/info/lru_gen_enabled" "$d/sys/kernel/mm/lru_gen/enabled"
 	fi
+	# the ring buffers' sizes ("cpuN KB" lines): allocated before the snapshot, they take
+	# memory from the CPU's node that the run then lacks
+	if [ -f "$src/info/buffer_size_kb_per_cpu" ]; then
+		while read -r c kb; do
+			mkdir -p "$d/sys/kernel/tracing/per_cpu/$c"
+			echo "$kb" > "$d/sys/kernel/tracing/per_cpu/$c/buffer_size_kb"
+		done < "$src/info/buffer_size_kb_per_cpu"
+	fi
+}
+
+# ringbuf RUN: the ring buffer per CPU in MiB, "16 MiB" when all CPUs have the same, else
+# "32 MiB on CPUs 0-1, 16 MiB on 2-3" (runs of CPUs of one size)
+ringbuf() {
+	[ -f "$1/info/buffer_size_kb_per_cpu" ] || { echo "?"; return; }
+	sed 's/^cpu//' "$1/info/buffer_size_kb_per_cpu" | sort -n | awk '
+		{ c = $1 + 0; m = int(($2 + 512) / 1024)
+		  if (n && m == mib[n] && c == last[n] + 1) { last[n] = c } else { n++; mib[n] = m; first[n] = last[n] = c } }
+		END {
+			if (n == 1) { print mib[1] " MiB"; exit }
+			out = ""
+			for (i = 1; i <= n; i++) {
+				cpus = first[i]
+				if (last[i] != first[i])
+					cpus = cpus "-" last[i]
+				if (i == 1)
+					cpus = (last[i] != first[i] ? "CPUs " : "CPU ") cpus
+				out = out (i > 1 ? ", " : "") mib[i] " MiB on " cpus
+			}
+			print out
+		}'
 }
 
 # the kernel's after - before of vmstat counter $2 in run $1
@@ -129,8 +159,8 @@ for src in "$RUNS"/*/; do
 	work=$(sed -n 's/^hwork=//p' "$src/info/harness_env" 2> /dev/null)
 	policy=defaults
 	[ -s "$src/info/sysctl_applied" ] && policy=$(sed 's/ = /=/' "$src/info/sysctl_applied" | paste -sd' ')
-	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$run" "$(awk '{ print $3 }' "$src/info/uname")" \
-		"$nodes" "${work:-?}" "$policy" "$(cat "$src/info/lru_gen_enabled" 2> /dev/null || echo -)" \
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$run" "$(awk '{ print $3 }' "$src/info/uname")" \
+		"$nodes" "${work:-?}" "$policy" "$(ringbuf "$src")" "$(cat "$src/info/lru_gen_enabled" 2> /dev/null || echo -)" \
 		"$(delta "$src" numa_miss)" "$(delta "$src" pgsteal_kswapd)" "$(delta "$src" pgsteal_direct)" >> "$table"
 
 	# the text slices
@@ -171,18 +201,45 @@ for src in "$RUNS"/*/; do
 	echo "$run: slices/$run/ ($(zstd -dc "$out/slices/$run/trace.txt.zst" | wc -l) lines)"
 done
 
-{
-	cat << 'EOF'
-# Runs with the page-cache, LRU and reclaim events
+# the rows of runs bundled before and not given now are kept as they are
+if [ -f "$out/README.md" ]; then
+	grep '^| [^ -]' "$out/README.md" | grep -v '^| run |' | while IFS= read -r row; do
+		r=$(awk -F'|' '{ gsub(/ /, "", $2); print $2 }' <<< "$row")
+		if [ -f "$out/$r.pgs" ] && ! grep -q "^| $r |" "$table"; then
+			echo "$row"
+		fi
+	done >> "$table"
+fi
+sort -o "$table" "$table"
+nruns=$(wc -l < "$table")
 
-Thirty runs of the QEMU guests of `../numa2` and `../numa4` (2 nodes of 256 MiB, CPUs 0-1 and
+{
+	echo "# Runs with the page-cache, LRU and reclaim events"
+	echo
+	echo "$nruns runs of the QEMU guests of \`../numa2\` and \`../numa4\` (2 nodes of 256 MiB, CPUs 0-1 and"
+	cat << 'EOF'
 2-3; 4 nodes of 192 MiB, one CPU each), recorded with the six kmem page events and the
-`filemap:`, `pagemap:` and `vmscan:` events pagesim reads (lib/event.h), 16 MiB of ring buffer
-per CPU, no event lost (each run's `trace_stats`). Each `<run>.pgs` holds the events and the
-guest's files before and after the run as sysroots: zoneinfo, vmstat, meminfo, each node's
-cpulist, distance, numastat and vmstat, the `vm.*` sysctls (`zone_reclaim_mode`,
-`min_unmapped_ratio`, `min_slab_ratio`, ...) and `/sys/kernel/mm/lru_gen/enabled`, so that
+`filemap:`, `pagemap:` and `vmscan:` events pagesim reads (lib/event.h), no event lost (each
+run's `trace_stats`). Each `<run>.pgs` holds the events and the guest's files before and after
+the run as sysroots: zoneinfo, vmstat, meminfo, each node's cpulist, distance, numastat and
+vmstat, the `vm.*` sysctls (`zone_reclaim_mode`, `min_unmapped_ratio`, `min_slab_ratio`, ...),
+`/sys/kernel/mm/lru_gen/enabled` and, where the table's ring buffer has no "*", each CPU's
+`/sys/kernel/tracing/per_cpu/cpuN/buffer_size_kb`, so that
 `pagesim stat --check reclaim/<run>.pgs` needs no other file.
+
+The ring buffer is part of the experiment. The tracer allocates it on each CPU's node before the
+"before" snapshot, so the run starts without that memory: with 32 MiB on CPUs 0-1 instead of 16
+MiB, node 0 of the 2-node guest starts with about 9,000 fewer free pages (its `MemFree` 103-127
+MiB against 138-163 MiB), and under the defaults spills that much more to node 1 (6.1: 67,499
+`numa_miss` on average against 58,231). The node-reclaim runs need the larger buffer (every
+attempt is a begin/end pair of events); runs that are to be compared under two policies must have
+the same buffer, hence the `defaults` runs with 32 MiB on CPUs 0-1 beside them (the `_b32` runs,
+recorded as `BUFKB=16384 run_vm.sh RUN 2n mixed SYSCTLS hextra=1 hbufcpu=0:32768,1:32768`). A
+ring buffer marked "*" is not stored in the file: it is what the run's node 0 `MemFree` at the
+start says (112-126 MiB: 32 MiB on CPUs 0-1; 138 MiB or more: 16 MiB); "?": not known. Runs with
+an inferred buffer and runs with a stored one are not pooled as repeats of one setup: the 6.12
+`zrm1` runs of the two kinds differ beyond their spread (`numa_miss` 43,878-49,839 against
+48,655-62,805; `pgsteal_kswapd` 26,589-30,141 against 17,976-22,233).
 
 Two kernels: Debian's 6.1 (`6.1.0-57-amd64`, the classic LRU: lru_gen 0x0000) and 6.12
 (`6.12.*`, multi-generational LRU on: lru_gen 0x0007, where `mm_lru_activate` never fires and
@@ -202,8 +259,8 @@ swap, no dirty page reclaimed).
 
 Made by `../bundle-reclaim-runs.sh RUNS` from the harness's run directories.
 
-| run | kernel | nodes | workload | policy | lru_gen | numa_miss | pgsteal_kswapd | pgsteal_direct |
-|---|---|---|---|---|---|---|---|---|
+| run | kernel | nodes | workload | policy | ring buffer | lru_gen | numa_miss | pgsteal_kswapd | pgsteal_direct |
+|---|---|---|---|---|---|---|---|---|---|
 EOF
 	cat "$table"
 } > "$tmp/README.md"

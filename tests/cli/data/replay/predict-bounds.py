@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+# predict-bounds.py SRC PAGESIM_DIR - the predictions of scripts/fidelity.py's reclaim-predict
+# section that the model is held to, checked against the kernel by their bounds rather than by
+# their figures: the kernel's sign and a size within 30% of the kernel's change; for
+# vm.zone_reclaim_mode 0 -> 1 also the predicted numa_miss within 30% of the kernel's mode-1 mean;
+# and the node reclaim predicted under mode 1 (pgsteal_direct) within 30% of the kernel's.
+import subprocess, sys
+
+src, bindir = sys.argv[1], sys.argv[2]
+out = subprocess.run([sys.executable, f"{src}/scripts/fidelity.py", "--build", bindir, "--testdata", f"{src}/testdata",
+                      "--section", "reclaim-predict"], capture_output=True, text=True, check=True).stdout
+B32 = "32 MiB on CPUs 0-1, 16 MiB on 2-3"
+# (kernel, nodes, ring buffer, from, replayed with)
+HELD = [("6.1", "2", B32, "defaults", "vm.zone_reclaim_mode=1"),
+        ("6.1", "2", B32, "vm.zone_reclaim_mode=1", "vm.zone_reclaim_mode=0"),
+        ("6.1", "4", "16 MiB*", "defaults", "vm.zone_reclaim_mode=1"),
+        ("6.1", "4", "16 MiB*", "vm.zone_reclaim_mode=1", "vm.zone_reclaim_mode=0"),
+        ("6.1", "2", "16 MiB*", "defaults", "vm.watermark_boost_factor=0"),
+        ("6.1", "2", "16 MiB*", "vm.watermark_boost_factor=0", "vm.watermark_boost_factor=15000")]
+RECLAIM = [("6.1", "2", B32), ("6.1", "4", "16 MiB*")]
+
+pred, recl = {}, {}
+for line in out.splitlines():
+    f = [x.strip() for x in line.strip().strip("|").split("|")]
+    if len(f) == 14 and f[0] in ("6.1", "6.12"):
+        pred[tuple(f[:5])] = f
+    elif len(f) == 6 and f[0] in ("6.1", "6.12"):
+        recl[tuple(f[:3])] = f
+bad = 0
+for k in HELD:
+    f = pred.get(k)
+    if not f:
+        print("FAIL: no prediction", k)
+        bad += 1
+        continue
+    kfrom, kto, mfrom, mto = (float(f[i]) for i in (5, 6, 9, 10))
+    kc, mc = (kto - kfrom) / kfrom, (mto - mfrom) / mfrom
+    ok = (kc > 0) == (mc > 0) and abs(mc - kc) <= 0.3 * abs(kc)
+    if k[4] == "vm.zone_reclaim_mode=1":
+        ok = ok and abs(mto - kto) <= 0.3 * kto
+    print(("ok" if ok else "FAIL") + f": {' '.join(k)}: kernel {100 * kc:+.1f}%, model {100 * mc:+.1f}%,"
+          f" numa_miss under the new policy {kto:.0f} / {mto:.0f}")
+    bad += not ok
+for k in RECLAIM:
+    f = recl.get(k)
+    if not f:
+        print("FAIL: no pgsteal_direct prediction", k)
+        bad += 1
+        continue
+    kd, md = float(f[3]), float(f[4])
+    ok = abs(md - kd) <= 0.3 * kd
+    print(("ok" if ok else "FAIL") + f": {' '.join(k)}: pgsteal_direct under mode 1, kernel {kd:.0f}, model {md:.0f}")
+    bad += not ok
+print(f"{len(HELD) + len(RECLAIM) - bad} of {len(HELD) + len(RECLAIM)} predictions within their bounds")
+sys.exit(1 if bad else 0)

@@ -259,7 +259,8 @@ int cmd_record(int argc, char **argv)
 	 */
 	rec = ps_rec_start(&ro, &err);
 	if (!rec || ps_rec_write_formats(rec, w, &err) < 0 || ps_pgs_flush(w, &err) < 0 ||
-	    ps_rec_snapshot(w, "before", &err) < 0 || ps_rec_read_counters(&counters, 0, &err) < 0)
+	    ps_rec_snapshot(w, "before", &err) < 0 || ps_rec_snapshot_buffers(rec, w, "before", &err) < 0 ||
+	    ps_rec_read_counters(&counters, 0, &err) < 0)
 		goto fail;
 	if (ps_rec_on(rec, &err) < 0 || ps_rec_write_counters(w, "before", &counters, &err) < 0)
 		goto fail;

@@ -618,6 +618,33 @@ void ps_rec_counters_free(struct ps_rec_counters *c)
 	c->nr = 0;
 }
 
+int ps_rec_snapshot_buffers(const struct ps_rec *r, struct ps_pgs_writer *w, const char *prefix,
+			    struct ps_error *err)
+{
+	char file[64], name[512];
+	int n = 0;
+
+	for (int cpu = 0; cpu < r->nr_cpus; cpu++) {
+		int size = 0, ret;
+		char *text;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/buffer_size_kb", cpu);
+		text = tracefs_instance_file_read(r->inst, file, &size);
+		if (!text)
+			continue;	/* an offline CPU has no buffer file */
+		if (snprintf(name, sizeof(name), "%s/sys/kernel/tracing/%s", prefix, file) >= (int)sizeof(name)) {
+			free(text);
+			return ps_err(err, "snapshot path too long: %s/sys/kernel/tracing/%s", prefix, file);
+		}
+		ret = ps_pgs_write_blob(w, name, text, (size_t)(size > 0 ? size : 0), err);
+		free(text);
+		if (ret < 0)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
 int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, struct ps_error *err)
 {
 	static const char *const proc[] = { "proc/zoneinfo", "proc/pagetypeinfo", "proc/buddyinfo",

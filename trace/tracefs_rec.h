@@ -101,6 +101,15 @@ void ps_rec_destroy(struct ps_rec *r);
 int ps_rec_snapshot(struct ps_pgs_writer *w, const char *prefix, struct ps_error *err);
 
 /*
+ * The ring buffer of @r's instance per CPU, as "<prefix>/sys/kernel/tracing/
+ * per_cpu/cpuN/buffer_size_kb": memory the tracer took from each CPU's node
+ * before the run, which two recordings compared under two policies should
+ * share.  Returns the count of files stored or -1.
+ */
+int ps_rec_snapshot_buffers(const struct ps_rec *r, struct ps_pgs_writer *w, const char *prefix,
+			    struct ps_error *err);
+
+/*
  * The kernel's counters, what stat --check subtracts: proc/vmstat and each
  * node's numastat and vmstat, read into memory so that a caller can read
  * them right before tracing goes on (proc/vmstat last) or right after it

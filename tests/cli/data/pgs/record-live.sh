@@ -21,6 +21,21 @@ no_leftovers() {
 	cat $T/events/{kmem,filemap,pagemap,vmscan}/*/enable > "$TMP/enable.now"
 	cmp -s "$TMP/enable.before" "$TMP/enable.now" || fail "$1: the top-level events changed"
 }
+# the content of blob $2 of pagesim file $1
+blob() {
+	python3 - "$1" "$2" <<'PY' | zstd -dcq
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+off = struct.unpack_from('<H', d, 10)[0]
+while off + 16 <= len(d):
+    size = struct.unpack_from('<Q', d, off + 8)[0]
+    if d[off:off + 4] == b'BLOB':
+        n = struct.unpack_from('<H', d, off + 16)[0]
+        if d[off + 18:off + 18 + n].decode() == sys.argv[2]:
+            sys.stdout.buffer.write(d[off + 18 + n + 8:off + 16 + size])
+    off += 16 + size
+PY
+}
 # the names of the blobs of a pagesim file, one a line
 blobs() {
 	python3 - "$1" <<'PY'
@@ -69,6 +84,15 @@ for f in before/sys/kernel/mm/lru_gen/enabled before/proc/sys/vm/min_unmapped_ra
 	grep -qx "$f" "$TMP/blobs" || fail "the recording's snapshot lacks $f"
 done
 grep -qx pass1 "$TMP/blobs" || fail "the recording carries no pass-1 summary"
+# the ring buffer of each CPU, as recorded with -b 65536
+for c in $(ls -d /sys/devices/system/cpu/cpu[0-9]* | sed 's/.*cpu//'); do
+	[ -e "$T/per_cpu/cpu$c" ] || continue
+	kb=$(blob "$TMP/r.pgs" "before/sys/kernel/tracing/per_cpu/cpu$c/buffer_size_kb")
+	# the kernel rounds up to whole sub-buffers, and prints that
+	kb=${kb%% *}
+	[ -n "$kb" ] && [ "$kb" -ge 65536 ] && [ "$kb" -le 65600 ] ||
+		fail "the snapshot's ring buffer of CPU $c is '$kb' KiB, not the 65536 recorded with"
+done
 "$PAGESIM" replay -v --mode simulate "$TMP/r.pgs" 2>&1 > /dev/null | grep -q "the trace is read once" ||
 	fail "replay read the recording twice"
 "$PAGESIM" stat --check "$TMP/r.pgs" > "$TMP/check" || fail "stat --check"

@@ -552,7 +552,7 @@ if want("reclaim-predict"):
     print("| kernel | nodes | ring buffer | from | replayed with | kernel mean numa_miss: from | to | kernel change | "
           "kernel change / its standard error | model mean: recorded policy | changed policy | model change | direction | model / kernel |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    agree = total = 0
+    agree = total = unclear = unclear_same = 0
     reclaim_rows = []
     for kern in KERNELS:
         for nodes in sorted({key[0] for key in order}):
@@ -575,16 +575,22 @@ if want("reclaim-predict"):
                     mt = mean([ensemble(r[1], "--set", f"{knob}={setv}")["numa_miss"][0] for r in frm])
                     kc, mc = (kt - kf) / kf, (mt - mf) / mf
                     same = (kc > 0) == (mc > 0) and mc != 0
-                    agree += same
-                    total += 1
+                    # a kernel change within two standard errors of its repeats has no
+                    # established sign: marked, and counted apart
+                    clear = abs(kt - kf) >= 2 * se
+                    agree += same and clear
+                    total += clear
+                    unclear += not clear
+                    unclear_same += same and not clear
                     if knob == "vm.zone_reclaim_mode" and setv == "1":
                         kd = mean([rc_kernel(r[1])["pgsteal_direct"] for r in to])
                         md = mean([ensemble(r[1], "--set", f"{knob}={setv}")["pgsteal_direct"][0] for r in frm])
                         reclaim_rows.append(f"| {kern} | {nodes} | {key[3]} | {kd:.0f} | {md:.0f} | {pct(md, kd)} |")
                     print(f"| {kern} | {nodes} | {key[3]} | {'defaults' if frm is base else key[2]} | {knob}={setv} | {kf:.0f} | {kt:.0f} | "
-                          f"{100 * kc:+.1f}% | {(kt - kf) / se:+.1f} | {mf:.0f} | {mt:.0f} | {100 * mc:+.1f}% | {'same' if same else '**none**' if mc == 0 else '**opposite**'} | "
+                          f"{100 * kc:+.1f}% | {(kt - kf) / se:+.1f} | {mf:.0f} | {mt:.0f} | {100 * mc:+.1f}% | {'same' if same else '**none**' if mc == 0 else '**opposite**'}{'' if clear else ' (kernel within its spread)'} | "
                           f"{mc / kc:.2f} |")
-    print(f"\nDirection agreed on {agree} of {total} predictions\n")
+    print(f"\nDirection agreed on {agree} of {total} predictions whose kernel change is beyond two standard errors; "
+          f"{unclear} more are within the kernel's spread (the model's sign the kernel's on {unclear_same})\n")
     # the node reclaim itself: pgsteal_direct of the runs under the defaults replayed with
     # vm.zone_reclaim_mode=1, against the kernel's mean over its mode-1 runs
     print("| kernel | nodes | ring buffer | kernel mean pgsteal_direct, vm.zone_reclaim_mode=1 | model mean, defaults replayed with vm.zone_reclaim_mode=1 | difference |")

@@ -22,6 +22,12 @@
  *    reclaim happen at the time of the request.  get_scan_count's
  *    proportions are the lists' sizes shifted by the priority.
  *  - Zone-based kswapd (<= 4.7) does not tell unreclaimable zones apart.
+ *  - kswapd_try_to_sleep: a finished run always takes the HZ/10 nap, and at
+ *    its end a boost still set keeps kswapd awake.  The kernel's
+ *    prepare_kswapd_sleep runs balance_pgdat again at once when the node is
+ *    not balanced for the class zone asked for, and does not look at
+ *    boosts; the model's kswapd speed is calibrated with these two as they
+ *    are.
  *  - The multi-generational LRU (lru_gen/enabled & 1) keeps the classic
  *    lists' order for its generations; what it changes is modelled:
  *    reclaim that may not write or unmap reclaims nothing (6.3+: node

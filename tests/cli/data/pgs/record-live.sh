@@ -21,9 +21,9 @@ no_leftovers() {
 	cat $T/events/{kmem,filemap,pagemap,vmscan}/*/enable > "$TMP/enable.now"
 	cmp -s "$TMP/enable.before" "$TMP/enable.now" || fail "$1: the top-level events changed"
 }
-# the content of blob $2 of pagesim file $1
-blob() {
-	python3 - "$1" "$2" <<'PY' | zstd -dcq
+# the blobs of pagesim file $1: their names, one a line; with $2, the (compressed) content of blob $2
+blob_walk() {
+	python3 - "$@" <<'PY'
 import struct, sys
 d = open(sys.argv[1], 'rb').read()
 off = struct.unpack_from('<H', d, 10)[0]
@@ -31,25 +31,16 @@ while off + 16 <= len(d):
     size = struct.unpack_from('<Q', d, off + 8)[0]
     if d[off:off + 4] == b'BLOB':
         n = struct.unpack_from('<H', d, off + 16)[0]
-        if d[off + 18:off + 18 + n].decode() == sys.argv[2]:
+        name = d[off + 18:off + 18 + n].decode()
+        if len(sys.argv) < 3:
+            print(name)
+        elif name == sys.argv[2]:
             sys.stdout.buffer.write(d[off + 18 + n + 8:off + 16 + size])
     off += 16 + size
 PY
 }
-# the names of the blobs of a pagesim file, one a line
-blobs() {
-	python3 - "$1" <<'PY'
-import struct, sys
-d = open(sys.argv[1], 'rb').read()
-off = struct.unpack_from('<H', d, 10)[0]
-while off + 16 <= len(d):
-    size = struct.unpack_from('<Q', d, off + 8)[0]
-    if d[off:off + 4] == b'BLOB':
-        n = struct.unpack_from('<H', d, off + 16)[0]
-        print(d[off + 18:off + 18 + n].decode())
-    off += 16 + size
-PY
-}
+blobs() { blob_walk "$1"; }
+blob() { blob_walk "$1" "$2" | zstd -dcq; }
 row() { awk -v c="$2" '$1 == c { print $2 }' "$1"; }
 events_of() { "$PAGESIM" stat -q "$1" | awk '/^events_mm_/ { n += $2 } END { print n + 0 }'; }
 cat $T/events/{kmem,filemap,pagemap,vmscan}/*/enable > "$TMP/enable.before"

@@ -28,30 +28,28 @@ for line in out.splitlines():
         pred[tuple(f[:5])] = f
     elif len(f) == 6 and f[0] in ("6.1", "6.12"):
         recl[tuple(f[:3])] = f
+def check(what, ok, text):
+    print(("ok" if ok else "FAIL") + f": {' '.join(what)}: {text}")
+    return not ok
+
 bad = 0
 for k in HELD:
     f = pred.get(k)
     if not f:
-        print("FAIL: no prediction", k)
-        bad += 1
+        bad += check(k, False, "no prediction")
         continue
     kfrom, kto, mfrom, mto = (float(f[i]) for i in (5, 6, 9, 10))
     kc, mc = (kto - kfrom) / kfrom, (mto - mfrom) / mfrom
     ok = (kc > 0) == (mc > 0) and abs(mc - kc) <= 0.3 * abs(kc)
     if k[4] == "vm.zone_reclaim_mode=1":
         ok = ok and abs(mto - kto) <= 0.3 * kto
-    print(("ok" if ok else "FAIL") + f": {' '.join(k)}: kernel {100 * kc:+.1f}%, model {100 * mc:+.1f}%,"
-          f" numa_miss under the new policy {kto:.0f} / {mto:.0f}")
-    bad += not ok
+    bad += check(k, ok, f"kernel {100 * kc:+.1f}%, model {100 * mc:+.1f}%, numa_miss under the new policy {kto:.0f} / {mto:.0f}")
 for k in RECLAIM:
     f = recl.get(k)
     if not f:
-        print("FAIL: no pgsteal_direct prediction", k)
-        bad += 1
+        bad += check(k, False, "no pgsteal_direct prediction")
         continue
     kd, md = float(f[3]), float(f[4])
-    ok = abs(md - kd) <= 0.3 * kd
-    print(("ok" if ok else "FAIL") + f": {' '.join(k)}: pgsteal_direct under mode 1, kernel {kd:.0f}, model {md:.0f}")
-    bad += not ok
+    bad += check(k, abs(md - kd) <= 0.3 * kd, f"pgsteal_direct under mode 1, kernel {kd:.0f}, model {md:.0f}")
 print(f"{len(HELD) + len(RECLAIM) - bad} of {len(HELD) + len(RECLAIM)} predictions within their bounds")
 sys.exit(1 if bad else 0)

@@ -230,7 +230,7 @@ vmstat, the `vm.*` sysctls (`zone_reclaim_mode`, `min_unmapped_ratio`, `min_slab
 The ring buffer is part of the experiment. The tracer allocates it on each CPU's node before the
 "before" snapshot, so the run starts without that memory: with 32 MiB on CPUs 0-1 instead of 16
 MiB, node 0 of the 2-node guest starts with about 9,000 fewer free pages (its `MemFree` 103-127
-MiB against 138-163 MiB), and under the defaults spills that much more to node 1 (6.1: 67,499
+MiB against 138-163 MiB), and under the defaults spills that much more to node 1 (6.1: 66,465
 `numa_miss` on average against 58,231). The node-reclaim runs need the larger buffer (every
 attempt is a begin/end pair of events); runs that are to be compared under two policies must have
 the same buffer, hence the `defaults` runs with 32 MiB on CPUs 0-1 beside them (the `_b32` runs,

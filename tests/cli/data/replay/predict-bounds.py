@@ -15,7 +15,6 @@ HELD = [("6.1", "2", B32, "defaults", "vm.zone_reclaim_mode=1"),
         ("6.1", "2", B32, "vm.zone_reclaim_mode=1", "vm.zone_reclaim_mode=0"),
         ("6.1", "4", "16 MiB*", "defaults", "vm.zone_reclaim_mode=1"),
         ("6.1", "4", "16 MiB*", "vm.zone_reclaim_mode=1", "vm.zone_reclaim_mode=0"),
-        ("6.1", "2", B32, "defaults", "vm.watermark_boost_factor=0"),
         ("6.1", "2", B32, "vm.watermark_boost_factor=0", "vm.watermark_boost_factor=15000"),
         ("6.1", "2", "16 MiB*", "defaults", "vm.watermark_boost_factor=0"),
         ("6.1", "2", "16 MiB*", "vm.watermark_boost_factor=0", "vm.watermark_boost_factor=15000")]

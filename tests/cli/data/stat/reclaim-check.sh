@@ -21,5 +21,5 @@ for f in "$SRC"/testdata/reclaim/*.pgs; do
 	grep '^verdict:' check | grep -Eq 'pgsteal|pgscan|pageoutrun|zone_reclaim' && { echo "FAIL: $run: $(grep '^verdict:' check)"; exit 1; }
 	n=$((n + 1))
 done
-[ "$n" -ge 72 ] || { echo "FAIL: only $n runs in testdata/reclaim"; exit 1; }
+[ "$n" -ge 108 ] || { echo "FAIL: only $n runs in testdata/reclaim"; exit 1; }
 echo "$n runs: pgsteal_kswapd, pgsteal_direct and zone_reclaim_failed equal the kernel's, pgscan and pageoutrun within the tolerance"

@@ -229,14 +229,14 @@ vmstat, the `vm.*` sysctls (`zone_reclaim_mode`, `min_unmapped_ratio`, `min_slab
 
 The ring buffer is part of the experiment. The tracer allocates it on each CPU's node before the
 "before" snapshot, so the run starts without that memory: with 32 MiB on CPUs 0-1 instead of 16
-MiB, node 0 of the 2-node guest starts with about 9,000 fewer free pages (its `MemFree` 103-127
-MiB against 138-163 MiB), and under the defaults spills that much more to node 1 (6.1: 66,465
+MiB, node 0 of the 2-node guest starts with about 9,000 fewer free pages (its `MemFree` 101-126
+MiB against 138-162 MiB), and under the defaults spills that much more to node 1 (6.1: 66,465
 `numa_miss` on average against 58,231). The node-reclaim runs need the larger buffer (every
 attempt is a begin/end pair of events); runs that are to be compared under two policies must have
 the same buffer, hence the `defaults` runs with 32 MiB on CPUs 0-1 beside them (the `_b32` runs,
 recorded as `BUFKB=16384 run_vm.sh RUN 2n mixed SYSCTLS hextra=1 hbufcpu=0:32768,1:32768`). A
 ring buffer marked "*" is not stored in the file: it is what the run's node 0 `MemFree` at the
-start says (112-126 MiB: 32 MiB on CPUs 0-1; 138 MiB or more: 16 MiB); "?": not known. Runs with
+start says (112-125 MiB: 32 MiB on CPUs 0-1; 138 MiB or more: 16 MiB); "?": not known. Runs with
 an inferred buffer and runs with a stored one are not pooled as repeats of one setup: the 6.12
 `zrm1` runs of the two kinds differ beyond their spread (`numa_miss` 43,878-49,839 against
 48,655-62,805; `pgsteal_kswapd` 26,589-30,141 against 17,976-22,233).

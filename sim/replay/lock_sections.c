@@ -312,6 +312,36 @@ static inline void follow_alloc_free(struct ps_lock_follow *f, const struct ps_e
 		emit(f, ev->cpu, PS_LOCK_DIRECT_FREE, zone, 1, ev->order, PS_MT_MOVABLE, ev->ts_ns, ev->ts_ns);
 }
 
+/*
+ * follow_event() for a zone_locked refill or a pcpu_drain that extends its
+ * CPU's open run of the same kind and zone while the run is live (not
+ * stale, its last block within FOLLOW_MAX_GAP_NS): returns 1 if it did.
+ */
+static inline int run_extend(struct ps_lock_follow *f, const struct ps_event *ev)
+{
+	struct run *r = &f->runs[ev->cpu];
+	int kind, zone;
+
+	if (ev->type == PS_EV_ZONE_LOCKED && ev->percpu_refill)
+		kind = RUN_REFILL;
+	else if (ev->type == PS_EV_PCPU_DRAIN)
+		kind = RUN_DRAIN;
+	else
+		return 0;
+	if (r->kind != kind || ev->pfn == PS_PFN_NONE || r->t1 + FOLLOW_MAX_GAP_NS < ev->ts_ns ||
+	    (f->stale[ev->cpu >> 6] >> (ev->cpu & 63)) & 1)
+		return 0;
+	zone = ps_zone_table_lookup(&f->zt, ev->pfn);
+	if (zone != r->zone)
+		return 0;
+	r->nr++;
+	r->t1 = ev->ts_ns;
+	r->pending_xf = 0;
+	pcp_add(f, zone, ev->cpu, kind == RUN_REFILL ? (int64_t)1 << ev->order : -((int64_t)1 << ev->order),
+		ev->ts_ns);
+	return 1;
+}
+
 static inline uint64_t clock_floor(struct ps_lock_follow *f, uint64_t ts, int mono);
 
 static inline __attribute__((always_inline)) void lock_follow_event(struct ps_lock_follow *f,
@@ -341,6 +371,18 @@ static inline __attribute__((always_inline)) void lock_follow_event(struct ps_lo
 
 		if ((ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE) && !(*open & bit)) {
 			follow_alloc_free(f, ev);	/* nothing of this CPU's changes */
+		} else if ((*open & bit) && mono && ts < f->due && run_extend(f, ev)) {
+			/*
+			 * The CPU's live run took one more block: a lazy event.  Its
+			 * floor is no lower than the pending lazy one's (the run was
+			 * live at both times, and the others' liveness only shrinks),
+			 * and below the model's due time, so working it out later
+			 * changes nothing.
+			 */
+			f->max_ts = ts;
+			f->lazy = 1;
+			f->lazy_ts = ts;
+			return;
 		} else if (ev->type != PS_EV_FREE_BATCHED) {
 			const struct run *r = &f->runs[ev->cpu];
 

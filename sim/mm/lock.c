@@ -468,28 +468,28 @@ static void serve_one(struct ps_lock *lk)
 		 * (their times do not fall), before any other: run them now,
 		 * numbered as the pushes would have.
 		 */
-		struct access x = { .t = a, .ni = 0 };
+		struct ps_cl *cl = lk->cl;
 		int wm = s.cause != PS_LOCK_DRAIN && s.cause != PS_LOCK_DIRECT_FREE;
+		int ord = s.order < PS_NR_PAGE_ORDERS ? s.order : 0, mt = s.mt >= 0 && s.mt < 8 ? s.mt : PS_MT_MOVABLE;
 
 		lk->seq += (uint64_t)(wm + 3 + (s.nr > 0));
 		if (wm) {
-			x.who = KIND(A_WM_READ);
-			run_access(lk, &x, 1, lk->now);
+			ps_cl_access(cl, s.zone, lk->line_wm, cpu, 0, s.cause);
+			ps_cl_access(cl, s.zone, lk->line_stat, cpu, 0, s.cause);
 		}
-		x.who = KIND(A_TICKET);
-		run_access(lk, &x, 1, lk->now);
-		if (s.nr > 0) {
-			x.t = start + lk->p.acquire_ns;
-			x.who = KIND(A_PAGE);
-			x.ni = acc_ni(s.nr, 0);
+		ps_cl_access(cl, s.zone, lk->line_lock, cpu, 1, s.cause);
+		if (s.nr > 0 && ps_cl_spinners(cl, s.zone)) {
+			struct access x = { .t = start + lk->p.acquire_ns, .who = KIND(A_PAGE), .ni = acc_ni(s.nr, 0) };
+
 			run_access(lk, &x, 1, lk->now);
+		} else if (s.nr > 0) {
+			/* run_access's chain: the first block's two writes, the rest skipped (nobody spins) */
+			ps_cl_access(cl, s.zone, lk->line_list[ord][mt], cpu, 1, s.cause);
+			ps_cl_access(cl, s.zone, lk->line_nr_free[ord], cpu, 1, s.cause);
+			lk->seq += (uint64_t)(s.nr - 1);
 		}
-		x.t = end;
-		x.ni = 0;
-		x.who = KIND(A_STAT);
-		run_access(lk, &x, 1, lk->now);
-		x.who = KIND(A_UNLOCK);
-		run_access(lk, &x, 1, lk->now);
+		ps_cl_access(cl, s.zone, lk->line_stat, cpu, 1, s.cause);
+		ps_cl_access(cl, s.zone, lk->line_lock, cpu, 1, s.cause);
 	} else {
 		if (s.cause != PS_LOCK_DRAIN && s.cause != PS_LOCK_DIRECT_FREE)
 			acc_push(lk, a, KIND(A_WM_READ), 0);

@@ -116,6 +116,8 @@ struct ps_lock {
 	uint64_t due;		/* after advance(): nothing is due before this (arrival or access time) */
 	int manual;		/* now is set by ps_lock_advance only */
 	uint64_t forced, ignored, late;
+	uint64_t alone;		/* sections whose accesses ran at once (serve_one) */
+	int plain;		/* ps_lock_set_plain() */
 	struct ps_lock_served *rec;
 	int rec_len, *rec_count;
 };
@@ -459,7 +461,7 @@ static void serve_one(struct ps_lock *lk)
 		lk->rec[(*lk->rec_count)++] = (struct ps_lock_served){ a, start, end, cpu, s.zone };
 
 #define KIND(k) (who | (uint64_t)(k) << 32)
-	if (!wait && !lk->nr_aheap && lk->p.page_ns > 0 && end <= lk->now &&
+	if (!wait && !lk->nr_aheap && !lk->plain && lk->p.page_ns > 0 && end <= lk->now &&
 	    (!lk->nr_cheap || lk->cpus[lk->cheap[0]].arrival >= end)) {
 		/*
 		 * Alone in time: nothing waits to run, the section ended by
@@ -472,6 +474,7 @@ static void serve_one(struct ps_lock *lk)
 		int wm = s.cause != PS_LOCK_DRAIN && s.cause != PS_LOCK_DIRECT_FREE;
 		int ord = s.order < PS_NR_PAGE_ORDERS ? s.order : 0, mt = s.mt >= 0 && s.mt < 8 ? s.mt : PS_MT_MOVABLE;
 
+		lk->alone++;
 		lk->seq += (uint64_t)(wm + 3 + (s.nr > 0));
 		if (wm) {
 			ps_cl_access(cl, s.zone, lk->line_wm, cpu, 0, s.cause);
@@ -712,6 +715,16 @@ int ps_lock_counters(const struct ps_lock *lk, const struct ps_machine *m, struc
 			return -1;
 	}
 	return 0;
+}
+
+void ps_lock_set_plain(struct ps_lock *lk, int on)
+{
+	lk->plain = on;
+}
+
+uint64_t ps_lock_alone(const struct ps_lock *lk)
+{
+	return lk->alone;
 }
 
 int ps_lock_nr_zones(const struct ps_lock *lk)

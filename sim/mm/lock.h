@@ -187,6 +187,14 @@ struct ps_lock_served {
 /* Records served sections into @buf (up to @len); NULL stops recording. */
 void ps_lock_record(struct ps_lock *lk, struct ps_lock_served *buf, int len, int *count);
 
+/*
+ * @on: every access goes through the heap, a section alone in time too:
+ * the reference the tests hold the shortcut to.  Call before the first
+ * section.  ps_lock_alone(): the sections that took the shortcut.
+ */
+void ps_lock_set_plain(struct ps_lock *lk, int on);
+uint64_t ps_lock_alone(const struct ps_lock *lk);
+
 /* The zones and CPUs @lk was made for. */
 int ps_lock_nr_zones(const struct ps_lock *lk);
 int ps_lock_nr_cpus(const struct ps_lock *lk);

@@ -342,6 +342,39 @@ static inline int run_extend(struct ps_lock_follow *f, const struct ps_event *ev
 	return 1;
 }
 
+/*
+ * follow_event() for a zone_locked refill or a pcpu_drain on a CPU with no
+ * run open and no extfrag pending, in a zone: opens its run and returns 1.
+ */
+static inline int run_open(struct ps_lock_follow *f, const struct ps_event *ev)
+{
+	struct run *r = &f->runs[ev->cpu];
+	int kind, zone;
+
+	if (ev->type == PS_EV_ZONE_LOCKED && ev->percpu_refill)
+		kind = RUN_REFILL;
+	else if (ev->type == PS_EV_PCPU_DRAIN)
+		kind = RUN_DRAIN;
+	else
+		return 0;
+	if (ev->pfn == PS_PFN_NONE)
+		return 0;
+	zone = ps_zone_table_lookup(&f->zt, ev->pfn);
+	if (zone < 0 || zone >= f->nr_zones)
+		return 0;
+	r->kind = kind;
+	r->zone = zone;
+	r->nr = 1;
+	r->order = ev->order;
+	r->mt = ev->migratetype;
+	r->fallback = 0;
+	r->t0 = r->t1 = ev->ts_ns;
+	r->pending_xf = 0;
+	pcp_add(f, zone, ev->cpu, kind == RUN_REFILL ? (int64_t)1 << ev->order : -((int64_t)1 << ev->order),
+		ev->ts_ns);
+	return 1;
+}
+
 static inline uint64_t clock_floor(struct ps_lock_follow *f, uint64_t ts, int mono);
 
 static inline __attribute__((always_inline)) void lock_follow_event(struct ps_lock_follow *f,
@@ -371,14 +404,17 @@ static inline __attribute__((always_inline)) void lock_follow_event(struct ps_lo
 
 		if ((ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE) && !(*open & bit)) {
 			follow_alloc_free(f, ev);	/* nothing of this CPU's changes */
-		} else if ((*open & bit) && mono && ts < f->due && run_extend(f, ev)) {
+		} else if (mono && ts < f->due && ((*open & bit) ? run_extend(f, ev) : run_open(f, ev))) {
 			/*
-			 * The CPU's live run took one more block: a lazy event.  Its
-			 * floor is no lower than the pending lazy one's (the run was
-			 * live at both times, and the others' liveness only shrinks),
-			 * and below the model's due time, so working it out later
-			 * changes nothing.
+			 * The CPU's live run took one more block, or a CPU with no run
+			 * open opened one: a lazy event.  Its floor is no lower than
+			 * the pending lazy one's (a run extended was live at both
+			 * times, one opened starts at this event, and the others'
+			 * liveness only shrinks), and below the model's due time, so
+			 * working it out later changes nothing.
 			 */
+			*open |= bit;
+			f->stale[ev->cpu >> 6] &= ~bit;
 			f->max_ts = ts;
 			f->lazy = 1;
 			f->lazy_ts = ts;

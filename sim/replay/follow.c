@@ -280,14 +280,18 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 	uint32_t idx, h;
 	int k, kind, kswapd_node, after, takes = 0;
 
-	z = ev->pfn != PS_PFN_NONE ? zone_of(r, ev->pfn, &idx) : NULL;
+	if (ev->type == PS_EV_FREE_BATCHED || ev->pfn == PS_PFN_NONE) {
+		/* it ends the CPU's section and may be kswapd's; the model holds no block by it */
+		follow_sections(r, ev, 0);
+		follow_kswapd(r, ev);
+		return;
+	}
+	z = zone_of(r, ev->pfn, &idx);
 	if (z && rp_extfrag_takes(p, ev, z->pageblock_order))
 		takes = ev->alloc_migratetype >= 0 && ev->alloc_migratetype < PS_MIGRATE_PCPTYPES &&
 			ps_pcp_allowed(p, ev->alloc_order, z->pageblock_order) ? 2 : 1;
 	after = follow_sections(r, ev, takes == 2);
 	kswapd_node = follow_kswapd(r, ev);
-	if (ev->pfn == PS_PFN_NONE || ev->type == PS_EV_FREE_BATCHED)
-		return;
 	if (!z)
 		return;		/* counted by the counters as pfn_outside_zones */
 	if (ev->order >= PS_NR_PAGE_ORDERS || (idx & ((1u << ev->order) - 1)) || idx + (1u << ev->order) > z->nr_pages) {

@@ -78,6 +78,19 @@ static int init_pcps(struct ps_mm *mm)
 		int batch = d->pcp_batch > 0 ? d->pcp_batch : 63;
 		int high = d->pcp_high >= 0 ? d->pcp_high : 6 * batch, hmin = d->pcp_high_min, hmax = d->pcp_high_max;
 
+		/*
+		 * 6.7 to 6.12 auto-tune high between high_min and high_max but
+		 * print neither in zoneinfo (6.13 does): the bounds by the
+		 * kernel's rule for the recorded fraction, high as recorded.
+		 */
+		if (mm->kver >= PS_KVER(6, 7, 0) && hmin <= 0 && hmax <= 0 && d->pcp_high >= 0 &&
+		    mm->t.percpu_pagelist_high_fraction < 0) {
+			int h;
+
+			if (ps_pcp_high_fraction(mm->kver, d->managed, d->wmark_low, mm->t.recorded_high_fraction,
+						 ps_machine_node_cpus(m, d->node), m->nr_cpus, batch, &h, &hmin, &hmax) < 0)
+				hmin = hmax = 0;
+		}
 		/* vm.percpu_pagelist_high_fraction other than the recorded one: the kernel's rule */
 		if (mm->t.percpu_pagelist_high_fraction >= 0 &&
 		    ps_pcp_high_fraction(mm->kver, d->managed, d->wmark_low, mm->t.percpu_pagelist_high_fraction,

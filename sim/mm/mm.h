@@ -59,6 +59,7 @@ struct ps_mm_tunables {
 	long dirty_expire_cs, dirty_writeback_cs;	/* vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs */
 	long pcp_batch, pcp_high;	/* < 0: the zone's own (zoneinfo) */
 	long percpu_pagelist_high_fraction;	/* < 0: the recorded lists; else pcp.c's rule */
+	long recorded_high_fraction;	/* the recording's (0: the default rule) */
 	long pcp_batch_scale_max;	/* < 0: CONFIG_PCP_BATCH_SCALE_MAX's default */
 	long kswapd_rate;		/* the model kswapd's speed, pages per ms */
 	long kswapd_wake_latency_us;	/* from a wake to its run: wakes in between merge */

@@ -56,6 +56,7 @@ static void resolve_tunables(const struct ps_replay *r, struct ps_mm_tunables *t
 	t->pcp_high = p->pcp_high;
 	t->percpu_pagelist_high_fraction = p->percpu_pagelist_high_fraction != rec->percpu_pagelist_high_fraction ?
 						   p->percpu_pagelist_high_fraction : PS_UNSET;
+	t->recorded_high_fraction = rec->percpu_pagelist_high_fraction > 0 ? rec->percpu_pagelist_high_fraction : 0;
 	t->pcp_batch_scale_max = p->pcp_batch_scale_max;
 	t->kswapd_rate = p->kswapd_rate != PS_UNSET ? p->kswapd_rate : PS_KSWAPD_RATE_DEFAULT;
 	t->kswapd_wake_latency_us = p->kswapd_wake_latency_us > 0 ? p->kswapd_wake_latency_us : 0;
@@ -136,8 +137,12 @@ static int pass1_tables(struct ps_replay *r)
 	return 0;
 }
 
-/* follow: the pages the recorded lists held at the start (zoneinfo), lists unknown */
-static void seed_pcp_counts(struct ps_replay *r)
+/*
+ * The recorded lists at the start (zoneinfo): 6.7+, each CPU's own
+ * auto-tuned high, within its bounds (unless the policy sets high); in
+ * follow mode also the pages they held, lists unknown.
+ */
+static void seed_pcp_counts(struct ps_replay *r, int counts)
 {
 	const struct ps_machine *m = r->m;
 
@@ -148,11 +153,13 @@ static void seed_pcp_counts(struct ps_replay *r)
 			if (m->zones[i].node == sd->node && m->zones[i].type == sd->type) {
 				struct ps_pcp *pcp = &r->mm.pcps[(size_t)i * r->mm.nr_cpus + sd->cpu];
 
-				r->shadow_seed[(size_t)i * r->mm.nr_cpus + sd->cpu] += sd->count;
-				pcp->count += sd->count;
-				r->seed_pages += (uint64_t)sd->count;
-				/* 6.7+: the CPU's own auto-tuned high, within its bounds */
-				if (pcp->high_max && sd->high >= pcp->high_min && sd->high <= pcp->high_max)
+				if (counts) {
+					r->shadow_seed[(size_t)i * r->mm.nr_cpus + sd->cpu] += sd->count;
+					pcp->count += sd->count;
+					r->seed_pages += (uint64_t)sd->count;
+				}
+				if (pcp->high_max && r->mm.t.pcp_high < 0 && r->mm.t.percpu_pagelist_high_fraction < 0 &&
+				    sd->high >= pcp->high_min && sd->high <= pcp->high_max)
 					pcp->high = sd->high;
 			}
 	}
@@ -217,8 +224,8 @@ int rp_setup_model(struct ps_replay *r, char *err, int len)
 	if (!r->shadow || !r->shadow_seed || !r->section || !r->net_pages || !r->untraced_target ||
 	    !r->untraced_taken || !r->mig_expected)
 		goto nomem;
-	if (o->mode == PS_REPLAY_FOLLOW)
-		seed_pcp_counts(r);
+	if (!r->cross)
+		seed_pcp_counts(r, o->mode == PS_REPLAY_FOLLOW);
 	{
 		struct ps_error lerr;
 

@@ -94,6 +94,7 @@ struct ps_zone {
 	int pageblock_order;
 	int nofragment;			/* ALLOC_NOFRAGMENT for the call in progress */
 	int reclaim_active;		/* ZONE_RECLAIM_ACTIVE: kswapd's balance_pgdat covers the zone */
+	int below_high;			/* ZONE_BELOW_HIGH (6.7+): a walk found it under WMARK_HIGH */
 	ps_extfrag_fn extfrag;
 	void *extfrag_ctx;
 	uint64_t now_ns;		/* time of the request in progress (for emitted events) */

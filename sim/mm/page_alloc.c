@@ -247,6 +247,14 @@ struct ps_zone *ps_alloc_pages(struct ps_mm *mm, int cpu, int node, int thisnode
 					mm->dirty.skips++;
 					continue;
 				}
+				/*
+				 * ZONE_BELOW_HIGH (6.7+): every walk tests a zone not so marked
+				 * against WMARK_HIGH first; the pcp lists shrink while it is set
+				 */
+				if (mm->kver >= PS_KVER(6, 7, 0) && !z->below_high &&
+				    !ps_zone_watermark_fast(mm->kver, z, order, z->wmark_high + z->watermark_boost, high, flags,
+							    0, 0))
+					z->below_high = 1;
 				if (!ps_zone_ok(mm, z, order, pass, high, flags) &&
 				    !(pass == 0 && ps_node_reclaim(mm, z, cpu, order, high, gfp)))
 					continue;

@@ -7,8 +7,9 @@
  *    6.7+ bounds (high_min/high_max) high is auto-tuned on refill and free
  *    and the refill batch grows with alloc_factor (up to batch <<
  *    scale_max, CONFIG_PCP_BATCH_SCALE_MAX); vmstat's decay of high is
- *    ps_pcp_decay_high, run by the replay once a second; ZONE_BELOW_HIGH is
- *    not modelled.
+ *    ps_pcp_decay_high, run by the replay once a second; ZONE_BELOW_HIGH
+ *    (set by the allocator's walk, cleared after a drain leaves the zone
+ *    above WMARK_HIGH) stops the growth and shrinks high on free.
  *  - ZONE_RECLAIM_ACTIVE (5.14+, kswapd running on the node) is the caller's
  *    flag: high capped at 4 * batch.
  *  - ≤ 4.14 hot/cold frees (cold at the tail) are treated as hot.
@@ -25,6 +26,7 @@
 #include "lib/kver.h"
 #include "sim/mm/lock.h"
 #include "sim/mm/pcp.h"
+#include "sim/mm/watermark.h"
 
 /* A zone-lock section for the lock model, at the time and CPU of the request in progress. */
 static void lock_section(struct ps_zone *z, int pages, int cause)
@@ -97,7 +99,7 @@ void ps_pcp_set_adaptive(struct ps_pcp *pcp, int high_min, int high_max)
 		pcp->high = high_max;
 }
 
-int ps_pcp_refill_blocks(struct ps_pcp *pcp, int order)
+int ps_pcp_refill_blocks(struct ps_pcp *pcp, int order, int below_high)
 {
 	int b;
 
@@ -109,7 +111,7 @@ int ps_pcp_refill_blocks(struct ps_pcp *pcp, int order)
 	if (pcp->high < pcp->batch)
 		return 1;
 	b = order ? pcp->batch : pcp->batch << pcp->alloc_factor;
-	if (pcp->high_min != pcp->high_max) {
+	if (pcp->high_min != pcp->high_max && !below_high) {
 		pcp->high += b;
 		if (pcp->high > pcp->high_max)
 			pcp->high = pcp->high_max;
@@ -138,7 +140,8 @@ void ps_pcp_note_alloc(struct ps_pcp *pcp)
 	pcp->free_count >>= 1;
 }
 
-int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int order, int reclaim_active)
+int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int order, int reclaim_active,
+		       int below_high)
 {
 	int n, high;
 
@@ -170,6 +173,12 @@ int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int or
 
 			pcp->high = h < pcp->high_min ? pcp->high_min : h;
 			high = pcp->batch << 2 < pcp->high ? pcp->batch << 2 : pcp->high;
+		} else if (below_high && pcp->high_min != pcp->high_max) {
+			/* ZONE_BELOW_HIGH: high shrinks by the frees' worth, and the lists drain to high_min */
+			int h = pcp->high - (pcp->free_count > pcp->batch ? pcp->free_count : pcp->batch);
+
+			pcp->high = h < pcp->high_min ? pcp->high_min : h;
+			high = pcp->count > pcp->high_min ? pcp->count : pcp->high_min;
 		} else if (pcp->count >= pcp->high && pcp->high_min != pcp->high_max) {
 			int want = pcp->free_count + pcp->batch;
 
@@ -350,7 +359,7 @@ uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 	uint32_t idx;
 
 	if (l->head == PS_NIL) {
-		int n = ps_pcp_refill_blocks(pcp, order), mode = 0, got = 0;
+		int n = ps_pcp_refill_blocks(pcp, order, z->below_high), mode = 0, got = 0;
 		uint64_t fallbacks = z->fallbacks;
 
 		z->lock_acquisitions++;	/* rmqueue_bulk takes the lock even when it finds nothing */
@@ -397,9 +406,14 @@ void ps_pcp_free(struct ps_zone *z, struct ps_pcp *pcp, uint32_t idx, int order)
 	pcp->count += 1 << order;
 	ps_zone_pcp_add(z, 1u << order);
 	{
-		int n = ps_pcp_drain_pages(pcp, z->prof, order, z->reclaim_active);
+		int n = ps_pcp_drain_pages(pcp, z->prof, order, z->reclaim_active, z->below_high);
 
-		if (n > 0)
+		if (n > 0) {
 			ps_pcp_drain(z, pcp, n, pi);
+			/* free_unref_page_commit: above WMARK_HIGH again after the drain */
+			if (z->below_high && ps_zone_watermark_ok(z->kver, z, 0, z->wmark_high + z->watermark_boost,
+							       PS_ZONE_MOVABLE, 0))
+				z->below_high = 0;
+		}
 	}
 }

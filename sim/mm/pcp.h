@@ -51,16 +51,22 @@ int ps_pcp_high_fraction(int kver, uint64_t managed, long low_wmark, long fracti
 /* 6.7+: auto-tune high between these bounds (as zoneinfo's high_min/high_max). */
 void ps_pcp_set_adaptive(struct ps_pcp *pcp, int high_min, int high_max);
 
-/* How many blocks of @order a refill takes (nr_pcp_alloc); updates the auto-tuning state. */
-int ps_pcp_refill_blocks(struct ps_pcp *pcp, int order);
+/*
+ * How many blocks of @order a refill takes (nr_pcp_alloc); updates the
+ * auto-tuning state (6.7+: high grows unless @below_high, ZONE_BELOW_HIGH).
+ */
+int ps_pcp_refill_blocks(struct ps_pcp *pcp, int order, int below_high);
 
 /*
  * After a block of @order went on the lists (pcp->count already raised):
  * how many pages to drain now, 0 for none (nr_pcp_high / nr_pcp_free,
  * free_high); updates the version's state.  @reclaim_active: the zone's
- * ZONE_RECLAIM_ACTIVE (5.14+ caps high at 4 * batch while kswapd runs).
+ * ZONE_RECLAIM_ACTIVE (5.14+ caps high at 4 * batch while kswapd runs);
+ * @below_high: its ZONE_BELOW_HIGH (6.7+ auto-tuning: high shrinks by a
+ * free's worth and every free drains down to high_min).
  */
-int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int order, int reclaim_active);
+int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int order, int reclaim_active,
+		       int below_high);
 
 /* An allocation was served from the lists (decays free_factor / free_count). */
 void ps_pcp_note_alloc(struct ps_pcp *pcp);

@@ -83,7 +83,7 @@ static void shadow_alloc(struct ps_replay *r, struct ps_zone *z, int cpu, int or
 		return;
 	}
 	if (*cnt <= 0) {
-		int n = ps_pcp_refill_blocks(pcp, order);
+		int n = ps_pcp_refill_blocks(pcp, order, 0);
 
 		pcp->refills++;
 		*cnt += n;
@@ -135,7 +135,7 @@ static void shadow_free(struct ps_replay *r, struct ps_zone *z, int cpu, int ord
 
 	(*shadow_list(r, z, cpu, order, mt))++;
 	pcp->count += 1 << order;
-	shadow_drain(r, z, cpu, ps_pcp_drain_pages(pcp, r->o.profile, order, reclaim_active),
+	shadow_drain(r, z, cpu, ps_pcp_drain_pages(pcp, r->o.profile, order, reclaim_active, 0),
 		     ps_pcp_index(z, order, mt));
 }
 

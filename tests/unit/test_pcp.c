@@ -21,7 +21,7 @@ static int frees(struct ps_pcp *pcp, const struct ps_profile *prof, int reclaim_
 		int n;
 
 		pcp->count++;
-		n = ps_pcp_drain_pages(pcp, prof, 0, reclaim_active);
+		n = ps_pcp_drain_pages(pcp, prof, 0, reclaim_active, 0);
 		if (n > 0) {
 			if (nd < max)
 				sizes[nd] = n;
@@ -94,7 +94,7 @@ int main(void)
 	/* an allocation halves free_factor (6 here) */
 	ps_pcp_note_alloc(&pcp);
 	pcp.count = 830;
-	CHECK_EQ(ps_pcp_drain_pages(&pcp, p61, 0, 0), 15 << 3);
+	CHECK_EQ(ps_pcp_drain_pages(&pcp, p61, 0, 0, 0), 15 << 3);
 
 	/* ZONE_RECLAIM_ACTIVE: DMA32 of numa2-zrm1 (batch 3, high 59) drains 3, 6, 9, 9 as kswapd frees */
 	ps_pcp_init(&pcp, 59, 3);
@@ -118,7 +118,7 @@ int main(void)
 	ps_pcp_init(&pcp, 234, 15);
 	CHECK_EQ(frees(&pcp, p44, 1, 233, s, 64), 0);
 	pcp.count++;
-	CHECK_EQ(ps_pcp_drain_pages(&pcp, p44, 0, 1), 15);
+	CHECK_EQ(ps_pcp_drain_pages(&pcp, p44, 0, 1, 0), 15);
 
 	/* 5.19-6.6 free_high: an order-1 free after a drain empties the lists */
 	ps_pcp_init(&pcp, 234, 15);
@@ -126,17 +126,36 @@ int main(void)
 	CHECK_EQ(nd, 1);
 	CHECK_EQ(pcp.count, 234 - 15);
 	pcp.count += 2;
-	CHECK(ps_pcp_drain_pages(&pcp, p61, 1, 0) >= pcp.count);
+	CHECK(ps_pcp_drain_pages(&pcp, p61, 1, 0, 0) >= pcp.count);
 
 	/* 6.7+ under reclaim: high falls by max(free_count, batch) and the lists keep 4 * batch */
 	ps_pcp_init(&pcp, 400, 15);
 	ps_pcp_set_adaptive(&pcp, 100, 800);
 	pcp.count = 59;
-	CHECK_EQ(ps_pcp_drain_pages(&pcp, p68, 0, 1), 0);
+	CHECK_EQ(ps_pcp_drain_pages(&pcp, p68, 0, 1, 0), 0);
 	CHECK_EQ(pcp.high, 400 - 15);
 	pcp.count = 60;
-	CHECK_EQ(ps_pcp_drain_pages(&pcp, p68, 0, 1), 15);	/* clamp(free_count = 2, batch, 60 - batch) */
+	CHECK_EQ(ps_pcp_drain_pages(&pcp, p68, 0, 1, 0), 15);	/* clamp(free_count = 2, batch, 60 - batch) */
 	CHECK_EQ(pcp.high, 400 - 30);
+
+	/*
+	 * 6.7+ ZONE_BELOW_HIGH: a free lowers high by max(free_count, batch) and drains
+	 * while the lists hold high_min or more; a refill leaves high where it is
+	 */
+	ps_pcp_init(&pcp, 400, 15);
+	ps_pcp_set_adaptive(&pcp, 100, 800);
+	pcp.count = 99;
+	CHECK_EQ(ps_pcp_drain_pages(&pcp, p68, 0, 0, 1), 0);	/* below high_min: kept */
+	CHECK_EQ(pcp.high, 400 - 15);
+	pcp.count = 120;
+	CHECK_EQ(ps_pcp_drain_pages(&pcp, p68, 0, 0, 1), 15);	/* clamp(free_count = 2, batch, 120 - batch) */
+	CHECK_EQ(pcp.high, 400 - 30);
+	pcp.count = 120;
+	CHECK_EQ(ps_pcp_drain_pages(&pcp, p68, 0, 0, 0), 0);	/* the zone back above high: kept under high */
+	CHECK_EQ(ps_pcp_refill_blocks(&pcp, 0, 1), 15);
+	CHECK_EQ(pcp.high, 370);
+	CHECK_EQ(ps_pcp_refill_blocks(&pcp, 0, 0), 30);	/* alloc_factor 1 from the refill before */
+	CHECK_EQ(pcp.high, 370 + 30);
 
 	/* 6.7+ decay at each vmstat_update: an eighth a run, floored at count - batch << 5 and high_min */
 	{

@@ -108,6 +108,7 @@ TITLES = {
     "wake-latency": "Simulate mode: kswapd's wake latency", "sensitivity": "Simulate mode: kswapd's reclaim speed",
     "endfree": "Free pages at the end of the run",
     "lock": "The zone lock: pagesim lockstat and the pcp.batch sweep",
+    "reclaim-follow": "Reclaim runs: follow mode",
     "reclaim": "Reclaim runs: simulate mode under the recorded policy",
     "reclaim-groups": "Reclaim runs: means and spread over the repeats",
     "reclaim-predict": "Reclaim runs: predicting a policy change",
@@ -120,7 +121,7 @@ def want(name):
         print(f"## {TITLES[name]}\n\n`scripts/fidelity.py --section {name}`\n")
     return True
 sections = a.section or ["stat", "follow", "pcp", "sim-numa", "extfrag", "wsf", "endfree",
-                         "reclaim", "reclaim-groups", "reclaim-predict"]
+                         "reclaim-follow", "reclaim", "reclaim-groups", "reclaim-predict"]
 
 def zoneinfo_free(path):
     """{"node0.Normal": pages free} of a /proc/zoneinfo, populated zones only."""
@@ -486,6 +487,44 @@ def mean(xs):
 def sd(xs):
     m = mean(xs)
     return (sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5 if len(xs) > 1 else 0.0
+
+if want("reclaim-follow"):
+    # follow mode on every reclaim run, the two kernels side by side: fidelity defects (share of the
+    # events), the per-CPU list rules' refills and drains against the trace's sections, and numa_hit
+    # with the bulk allocator's pages folded in against the kernel's
+    runs = reclaim_runs()
+    order, by = setups(runs)
+    fol = {r[0]: kv(run("replay", "-q", "--mode", "follow", r[1])) for r in runs}
+    fold = {r[0]: kv(run("replay", "-q", "--mode", "follow", "--fold-invisible", r[1])) for r in runs}
+    worst = {k: [0.0, 0, 0.0, 0.0] for k in KERNELS}  # defects %, runs, worst |refills|, |drains| difference
+    print("| setup | repeat | " + " | ".join(f"{c} {k}" for c in ("defects (% of events)", "refills: model / trace",
+                                                                   "drains: model / trace", "numa_hit trace+invisible / kernel")
+                                         for k in KERNELS) + " |")
+    print("|---|---|" + "---|" * (4 * len(KERNELS)))
+    for key in order:
+        for i in range(max(len(v) for v in by[key].values())):
+            cells = {k: ["–"] * 4 for k in KERNELS}
+            for kern in KERNELS:
+                rs = by[key].get(kern, [])
+                if i >= len(rs):
+                    continue
+                f, ff, k = fol[rs[i][0]], fold[rs[i][0]], rc_kernel(rs[i][1])
+                ev = sum(v for n, v in f.items() if n.startswith("events_mm_page"))
+                dp = 100.0 * f["replay_defects"] / ev if ev else 0.0
+                mr, tr = f["model_pcp_refills"], f["trace_pcp_refill_sections"]
+                md, td = f["model_pcp_drains"], f["trace_pcp_drain_sections"]
+                w = worst[kern]
+                w[0], w[1] = max(w[0], dp), w[1] + 1
+                w[2] = max(w[2], abs(mr - tr) / tr if tr else 0.0)
+                w[3] = max(w[3], abs(md - td) / td if td else 0.0)
+                cells[kern] = [f"{f['replay_defects']} ({dp:.4f}%)", f"{mr} / {tr} ({pct(mr, tr)})", f"{md} / {td} ({pct(md, td)})",
+                               f"{ff['numa_hit']} / {k.get('numa_hit', 0)} ({pct(ff['numa_hit'], k.get('numa_hit', 0))})"]
+            print(f"| {setup_label(*key)} | r{i + 1} | " + " | ".join(cells[kern][c] for c in range(4) for kern in KERNELS) + " |")
+    print()
+    for kern in KERNELS:
+        w = worst[kern]
+        print(f"{kern}: {w[1]} runs; defects at most {w[0]:.4f}% of the events; refills within {100 * w[2]:.1f}%, "
+              f"drains within {100 * w[3]:.1f}% of the trace's sections\n")
 
 if want("reclaim"):
     runs = reclaim_runs()

@@ -190,6 +190,19 @@ static inline void pcp_add(struct ps_lock_follow *f, int zone, int cpu, int64_t 
 	ps_pcp_held_set(f->held[zone], t, f->pcp_zone[zone]);	/* as ps_lock_pcp_pages() */
 }
 
+/* Opens a run of @kind in @zone at @ev's block; @fallback: it began with an extfrag event at @t0. */
+static inline void run_start(struct run *r, int kind, int zone, const struct ps_event *ev, int fallback, uint64_t t0)
+{
+	r->kind = kind;
+	r->zone = zone;
+	r->nr = 1;
+	r->order = ev->order;
+	r->mt = ev->migratetype;
+	r->fallback = fallback;
+	r->t0 = t0;
+	r->t1 = ev->ts_ns;
+}
+
 static void follow_event(struct ps_lock_follow *f, const struct ps_event *ev)
 {
 	struct run *r;
@@ -216,15 +229,11 @@ static void follow_event(struct ps_lock_follow *f, const struct ps_event *ev)
 				r->nr++;
 				r->t1 = ev->ts_ns;
 			} else {
+				int fb;
+
 				close_run(f, cpu);
-				r->kind = RUN_REFILL;
-				r->zone = zone;
-				r->nr = 1;
-				r->order = ev->order;
-				r->mt = ev->migratetype;
-				r->fallback = r->pending_xf && r->xf_zone == zone;
-				r->t0 = r->fallback ? r->xf_t : ev->ts_ns;
-				r->t1 = ev->ts_ns;
+				fb = r->pending_xf && r->xf_zone == zone;
+				run_start(r, RUN_REFILL, zone, ev, fb, fb ? r->xf_t : ev->ts_ns);
 			}
 			r->pending_xf = 0;
 			if (ev->pfn != PS_PFN_NONE)
@@ -260,13 +269,7 @@ static void follow_event(struct ps_lock_follow *f, const struct ps_event *ev)
 			r->t1 = ev->ts_ns;
 		} else {
 			close_run(f, cpu);
-			r->kind = RUN_DRAIN;
-			r->zone = zone;
-			r->nr = 1;
-			r->order = ev->order;
-			r->mt = ev->migratetype;
-			r->fallback = 0;
-			r->t0 = r->t1 = ev->ts_ns;
+			run_start(r, RUN_DRAIN, zone, ev, 0, ev->ts_ns);
 		}
 		r->pending_xf = 0;
 		pcp_add(f, zone, cpu, -((int64_t)1 << ev->order), ev->ts_ns);
@@ -312,6 +315,21 @@ static inline void follow_alloc_free(struct ps_lock_follow *f, const struct ps_e
 		emit(f, ev->cpu, PS_LOCK_DIRECT_FREE, zone, 1, ev->order, PS_MT_MOVABLE, ev->ts_ns, ev->ts_ns);
 }
 
+/* The run @ev's event belongs to: a zone_locked refill's, a pcpu_drain's, or none. */
+static inline int run_kind(const struct ps_event *ev)
+{
+	if (ev->type == PS_EV_ZONE_LOCKED && ev->percpu_refill)
+		return RUN_REFILL;
+	return ev->type == PS_EV_PCPU_DRAIN ? RUN_DRAIN : RUN_NONE;
+}
+
+/* The block a refill put on, or a drain took off, @ev's CPU's lists of @zone. */
+static inline void run_pcp_add(struct ps_lock_follow *f, int zone, const struct ps_event *ev, int kind)
+{
+	pcp_add(f, zone, ev->cpu, kind == RUN_REFILL ? (int64_t)1 << ev->order : -((int64_t)1 << ev->order),
+		ev->ts_ns);
+}
+
 /*
  * follow_event() for a zone_locked refill or a pcpu_drain that extends its
  * CPU's open run of the same kind and zone while the run is live (not
@@ -320,15 +338,9 @@ static inline void follow_alloc_free(struct ps_lock_follow *f, const struct ps_e
 static inline int run_extend(struct ps_lock_follow *f, const struct ps_event *ev)
 {
 	struct run *r = &f->runs[ev->cpu];
-	int kind, zone;
+	int kind = run_kind(ev), zone;
 
-	if (ev->type == PS_EV_ZONE_LOCKED && ev->percpu_refill)
-		kind = RUN_REFILL;
-	else if (ev->type == PS_EV_PCPU_DRAIN)
-		kind = RUN_DRAIN;
-	else
-		return 0;
-	if (r->kind != kind || ev->pfn == PS_PFN_NONE || r->t1 + FOLLOW_MAX_GAP_NS < ev->ts_ns ||
+	if (kind == RUN_NONE || r->kind != kind || ev->pfn == PS_PFN_NONE || r->t1 + FOLLOW_MAX_GAP_NS < ev->ts_ns ||
 	    (f->stale[ev->cpu >> 6] >> (ev->cpu & 63)) & 1)
 		return 0;
 	zone = ps_zone_table_lookup(&f->zt, ev->pfn);
@@ -337,8 +349,7 @@ static inline int run_extend(struct ps_lock_follow *f, const struct ps_event *ev
 	r->nr++;
 	r->t1 = ev->ts_ns;
 	r->pending_xf = 0;
-	pcp_add(f, zone, ev->cpu, kind == RUN_REFILL ? (int64_t)1 << ev->order : -((int64_t)1 << ev->order),
-		ev->ts_ns);
+	run_pcp_add(f, zone, ev, kind);
 	return 1;
 }
 
@@ -349,29 +360,16 @@ static inline int run_extend(struct ps_lock_follow *f, const struct ps_event *ev
 static inline int run_open(struct ps_lock_follow *f, const struct ps_event *ev)
 {
 	struct run *r = &f->runs[ev->cpu];
-	int kind, zone;
+	int kind = run_kind(ev), zone;
 
-	if (ev->type == PS_EV_ZONE_LOCKED && ev->percpu_refill)
-		kind = RUN_REFILL;
-	else if (ev->type == PS_EV_PCPU_DRAIN)
-		kind = RUN_DRAIN;
-	else
-		return 0;
-	if (ev->pfn == PS_PFN_NONE)
+	if (kind == RUN_NONE || ev->pfn == PS_PFN_NONE)
 		return 0;
 	zone = ps_zone_table_lookup(&f->zt, ev->pfn);
 	if (zone < 0 || zone >= f->nr_zones)
 		return 0;
-	r->kind = kind;
-	r->zone = zone;
-	r->nr = 1;
-	r->order = ev->order;
-	r->mt = ev->migratetype;
-	r->fallback = 0;
-	r->t0 = r->t1 = ev->ts_ns;
+	run_start(r, kind, zone, ev, 0, ev->ts_ns);
 	r->pending_xf = 0;
-	pcp_add(f, zone, ev->cpu, kind == RUN_REFILL ? (int64_t)1 << ev->order : -((int64_t)1 << ev->order),
-		ev->ts_ns);
+	run_pcp_add(f, zone, ev, kind);
 	return 1;
 }
 

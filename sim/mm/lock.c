@@ -443,8 +443,9 @@ static void serve_one(struct ps_lock *lk)
 	struct zone_state *z = &lk->zones[s.zone];
 	uint64_t a = c->arrival, start = a > z->free_at ? a : z->free_at;
 	uint64_t wait = start - a, d = lk->p.acquire_ns + lk->p.page_ns * (uint64_t)s.nr, end = start + d;
-	uint64_t who = acc_who(s.zone, cpu, 0, s.cause, s.order < PS_NR_PAGE_ORDERS ? s.order : 0,
-			       s.mt >= 0 && s.mt < 8 ? s.mt : PS_MT_MOVABLE);
+	int ord = s.order < PS_NR_PAGE_ORDERS ? s.order : 0, mt = s.mt >= 0 && s.mt < 8 ? s.mt : PS_MT_MOVABLE;
+	int wm = s.cause != PS_LOCK_DRAIN && s.cause != PS_LOCK_DIRECT_FREE;	/* zone_watermark_ok first */
+	uint64_t who = acc_who(s.zone, cpu, 0, s.cause, ord, mt);
 
 	z->free_at = end;
 	z->st.acquisitions[s.cause]++;
@@ -468,11 +469,12 @@ static void serve_one(struct ps_lock *lk)
 		 * the clock, and the next one arrives after its end.  Its
 		 * accesses would leave the heap next, in the order pushed
 		 * (their times do not fall), before any other: run them now,
-		 * numbered as the pushes would have.
+		 * numbered as the pushes would have.  With the heap empty every
+		 * spinner's end has run, so nobody spins on the zone: the page
+		 * run is run_access's chain, its first block's two writes and
+		 * the rest skipped.
 		 */
 		struct ps_cl *cl = lk->cl;
-		int wm = s.cause != PS_LOCK_DRAIN && s.cause != PS_LOCK_DIRECT_FREE;
-		int ord = s.order < PS_NR_PAGE_ORDERS ? s.order : 0, mt = s.mt >= 0 && s.mt < 8 ? s.mt : PS_MT_MOVABLE;
 
 		lk->alone++;
 		lk->seq += (uint64_t)(wm + 3 + (s.nr > 0));
@@ -481,12 +483,7 @@ static void serve_one(struct ps_lock *lk)
 			ps_cl_access(cl, s.zone, lk->line_stat, cpu, 0, s.cause);
 		}
 		ps_cl_access(cl, s.zone, lk->line_lock, cpu, 1, s.cause);
-		if (s.nr > 0 && ps_cl_spinners(cl, s.zone)) {
-			struct access x = { .t = start + lk->p.acquire_ns, .who = KIND(A_PAGE), .ni = acc_ni(s.nr, 0) };
-
-			run_access(lk, &x, 1, lk->now);
-		} else if (s.nr > 0) {
-			/* run_access's chain: the first block's two writes, the rest skipped (nobody spins) */
+		if (s.nr > 0) {
 			ps_cl_access(cl, s.zone, lk->line_list[ord][mt], cpu, 1, s.cause);
 			ps_cl_access(cl, s.zone, lk->line_nr_free[ord], cpu, 1, s.cause);
 			lk->seq += (uint64_t)(s.nr - 1);
@@ -494,7 +491,7 @@ static void serve_one(struct ps_lock *lk)
 		ps_cl_access(cl, s.zone, lk->line_stat, cpu, 1, s.cause);
 		ps_cl_access(cl, s.zone, lk->line_lock, cpu, 1, s.cause);
 	} else {
-		if (s.cause != PS_LOCK_DRAIN && s.cause != PS_LOCK_DIRECT_FREE)
+		if (wm)
 			acc_push(lk, a, KIND(A_WM_READ), 0);
 		acc_push(lk, a, KIND(wait ? A_TICKET_SPIN : A_TICKET), 0);
 		if (wait)

@@ -139,7 +139,7 @@ static int pass1_tables(struct ps_replay *r)
 
 /*
  * The recorded lists at the start (zoneinfo): 6.7+, each CPU's own
- * auto-tuned high, within its bounds (unless the policy sets high); in
+ * auto-tuned high, within its bounds (unless the policy sets them); in
  * follow mode also the pages they held, lists unknown.
  */
 static void seed_pcp_counts(struct ps_replay *r, int counts)
@@ -158,7 +158,8 @@ static void seed_pcp_counts(struct ps_replay *r, int counts)
 					pcp->count += sd->count;
 					r->seed_pages += (uint64_t)sd->count;
 				}
-				if (pcp->high_max && r->mm.t.pcp_high < 0 && r->mm.t.percpu_pagelist_high_fraction < 0 &&
+				/* bounds only with the lists' own high (init_pcps): a set pcp.high has none */
+				if (pcp->high_max && r->mm.t.percpu_pagelist_high_fraction < 0 &&
 				    sd->high >= pcp->high_min && sd->high <= pcp->high_max)
 					pcp->high = sd->high;
 			}

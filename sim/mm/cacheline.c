@@ -106,6 +106,30 @@ int ps_cl_access(struct ps_cl *cl, int zone, int line, int cpu, int write, int t
 	return n;
 }
 
+void ps_cl_access_quiet(struct ps_cl *cl, int zone, int cpu, int tag, const struct ps_cl_use *use, int n)
+{
+	int16_t *lw = cl->last_writer + (size_t)zone * PS_CL_MAX_LINES;
+	uint64_t *count = &cl->count[zone * PS_CL_NR_TAGS + tag], bit = 1ull << (cpu & 63);
+	int w = cpu >> 6;
+
+	for (int i = 0; i < n; i++) {
+		size_t li = (size_t)zone * PS_CL_MAX_LINES + use[i].line;
+		uint64_t *v = cl->valid + li * cl->words;
+		int last = lw[use[i].line];
+
+		if (last >= 0 && last != cpu && !(v[w] & bit))
+			(*count)++;
+		if (use[i].write) {
+			if (cl->words == 1)
+				v[0] = 0;
+			else
+				memset(v, 0, cl->words * sizeof(uint64_t));
+			lw[use[i].line] = (int16_t)cpu;
+		}
+		v[w] |= bit;
+	}
+}
+
 void ps_cl_spin_begin(struct ps_cl *cl, int zone, int line, int cpu, int tag)
 {
 	if (cl->spin_zone[cpu] >= 0)

@@ -28,6 +28,16 @@ void ps_cl_destroy(struct ps_cl *cl);
  */
 int ps_cl_access(struct ps_cl *cl, int zone, int line, int cpu, int write, int tag);
 
+/*
+ * @n accesses by @cpu to lines of @zone, in order, as @n ps_cl_access()
+ * calls with one @tag, when no CPU spins on any line of @zone (so a write
+ * makes nobody re-read).
+ */
+struct ps_cl_use {
+	int line, write;
+};
+void ps_cl_access_quiet(struct ps_cl *cl, int zone, int cpu, int tag, const struct ps_cl_use *use, int n);
+
 /* @cpu starts / stops spinning on @line of @zone (at most one line per CPU). */
 void ps_cl_spin_begin(struct ps_cl *cl, int zone, int line, int cpu, int tag);
 void ps_cl_spin_end(struct ps_cl *cl, int zone, int cpu);

@@ -474,22 +474,25 @@ static void serve_one(struct ps_lock *lk)
 		 * run is run_access's chain, its first block's two writes and
 		 * the rest skipped.
 		 */
-		struct ps_cl *cl = lk->cl;
+		struct ps_cl_use use[7];
+		int nu = 0;
 
 		lk->alone++;
 		lk->seq += (uint64_t)(wm + 3 + (s.nr > 0));
 		if (wm) {
-			ps_cl_access(cl, s.zone, lk->line_wm, cpu, 0, s.cause);
-			ps_cl_access(cl, s.zone, lk->line_stat, cpu, 0, s.cause);
+			use[nu++] = (struct ps_cl_use){ lk->line_wm, 0 };
+			use[nu++] = (struct ps_cl_use){ lk->line_stat, 0 };
 		}
-		ps_cl_access(cl, s.zone, lk->line_lock, cpu, 1, s.cause);
+		use[nu++] = (struct ps_cl_use){ lk->line_lock, 1 };
 		if (s.nr > 0) {
-			ps_cl_access(cl, s.zone, lk->line_list[ord][mt], cpu, 1, s.cause);
-			ps_cl_access(cl, s.zone, lk->line_nr_free[ord], cpu, 1, s.cause);
+			use[nu++] = (struct ps_cl_use){ lk->line_list[ord][mt], 1 };
+			use[nu++] = (struct ps_cl_use){ lk->line_nr_free[ord], 1 };
 			lk->seq += (uint64_t)(s.nr - 1);
 		}
-		ps_cl_access(cl, s.zone, lk->line_stat, cpu, 1, s.cause);
-		ps_cl_access(cl, s.zone, lk->line_lock, cpu, 1, s.cause);
+		use[nu++] = (struct ps_cl_use){ lk->line_stat, 1 };
+		use[nu++] = (struct ps_cl_use){ lk->line_lock, 1 };
+		assert(!ps_cl_spinners(lk->cl, s.zone));
+		ps_cl_access_quiet(lk->cl, s.zone, cpu, s.cause, use, nu);
 	} else {
 		if (wm)
 			acc_push(lk, a, KIND(A_WM_READ), 0);

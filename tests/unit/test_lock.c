@@ -151,6 +151,36 @@ static void test_cl_rule(void)
 	ps_cl_destroy(cl);
 }
 
+/* ps_cl_access_quiet() is ps_cl_access() one line after another, on 1 and on 2 words of CPUs */
+static void test_cl_quiet(void)
+{
+	for (int nr_cpus = 4; nr_cpus <= 100; nr_cpus += 96) {
+		struct ps_cl *a = ps_cl_create(2, nr_cpus), *b = ps_cl_create(2, nr_cpus);
+		uint64_t x = 12345;
+
+		for (int k = 0; k < 2000; k++) {
+			struct ps_cl_use use[7];
+			int n = 1 + (int)(x % 7), zone = (int)((x >> 8) % 2), cpu = (int)((x >> 16) % (uint64_t)nr_cpus),
+			    tag = (int)((x >> 24) % 3);
+
+			for (int i = 0; i < n; i++) {
+				x = x * 6364136223846793005ull + 1442695040888963407ull;
+				use[i] = (struct ps_cl_use){ (int)((x >> 33) % 6), (int)((x >> 40) & 1) };
+				ps_cl_access(a, zone, use[i].line, cpu, use[i].write, tag);
+			}
+			ps_cl_access_quiet(b, zone, cpu, tag, use, n);
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+		}
+		for (int z = 0; z < 2; z++)
+			for (int t = 0; t < 3; t++) {
+				CHECK_EQ(ps_cl_transfers(a, z, t), ps_cl_transfers(b, z, t));
+				CHECK(ps_cl_transfers(a, z, t) > 0);
+			}
+		ps_cl_destroy(a);
+		ps_cl_destroy(b);
+	}
+}
+
 static void test_layouts(void)
 {
 	struct ps_zone_layout a, b;
@@ -533,6 +563,7 @@ int main(void)
 	test_no_overlap();
 	test_fifo();
 	test_cl_rule();
+	test_cl_quiet();
 	test_layouts();
 	test_section_transfers();
 	test_pcp_held();

@@ -26,6 +26,12 @@
 #define IN_SIZE (1u << 20)
 #define OUT_MIN (1u << 20)
 #define SNIFF 6			/* bytes that tell the compressions apart */
+/*
+ * The first read asks for no more than this: enough for the head that
+ * decides the format, without faulting in and copying a whole input
+ * buffer (a trace.dat is then read by libtracecmd, not through here).
+ */
+#define HEAD_READ (16u << 10)
 
 enum comp { COMP_NONE, COMP_ZSTD, COMP_GZIP, COMP_XZ };
 
@@ -309,7 +315,7 @@ struct ps_stream *ps_stream_open(const char *path, struct ps_error *err)
 	}
 	/* Read the head into the input buffer to decide the format. */
 	while (have < SNIFF) {
-		long r = raw_read(s, s->in + have, IN_SIZE - have, err);
+		long r = raw_read(s, s->in + have, HEAD_READ - have, err);
 
 		if (r < 0)
 			goto fail;

@@ -4,7 +4,7 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,17 +16,25 @@
 #include "cli/policyopt.h"
 #include "cli/sweep.h"
 
+static void sha256_hex(struct sha256_ctx *ctx, char out[65])
+{
+	uint8_t md[SHA256_DIGEST_SIZE];
+
+	sha256_digest(ctx, sizeof(md), md);
+	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+		sprintf(out + 2 * i, "%02x", md[i]);
+	out[64] = 0;
+}
+
 int sweep_sha256_file(const char *path, char out[65], uint64_t *bytes, struct ps_error *err)
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	struct sha256_ctx ctx;
 	static const size_t bufsz = 1 << 20;
 	char *buf = malloc(bufsz);
 	int fd = open(path, O_RDONLY), ret = -1;
 	uint64_t total = 0;
 
-	if (!ctx || !buf) {
+	if (!buf) {
 		ps_err(err, "out of memory");
 		goto out;
 	}
@@ -34,7 +42,7 @@ int sweep_sha256_file(const char *path, char out[65], uint64_t *bytes, struct ps
 		ps_err(err, "cannot open '%s': %s", path, strerror(errno));
 		goto out;
 	}
-	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	sha256_init(&ctx);
 	for (;;) {
 		ssize_t n = read(fd, buf, bufsz);
 
@@ -46,13 +54,10 @@ int sweep_sha256_file(const char *path, char out[65], uint64_t *bytes, struct ps
 		}
 		if (!n)
 			break;
-		EVP_DigestUpdate(ctx, buf, n);
+		sha256_update(&ctx, (size_t)n, (const uint8_t *)buf);
 		total += n;
 	}
-	EVP_DigestFinal_ex(ctx, md, &mdlen);
-	for (unsigned int i = 0; i < mdlen && i < 32; i++)
-		sprintf(out + 2 * i, "%02x", md[i]);
-	out[64] = 0;
+	sha256_hex(&ctx, out);
 	if (bytes)
 		*bytes = total;
 	ret = 0;
@@ -60,19 +65,16 @@ out:
 	if (fd >= 0)
 		close(fd);
 	free(buf);
-	EVP_MD_CTX_free(ctx);
 	return ret;
 }
 
 static void sha256_text(const char *text, char out[65])
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
+	struct sha256_ctx ctx;
 
-	EVP_Digest(text, strlen(text), md, &mdlen, EVP_sha256(), NULL);
-	for (unsigned int i = 0; i < 32; i++)
-		sprintf(out + 2 * i, "%02x", md[i]);
-	out[64] = 0;
+	sha256_init(&ctx);
+	sha256_update(&ctx, strlen(text), (const uint8_t *)text);
+	sha256_hex(&ctx, out);
 }
 
 char *sweep_output_path(const struct sweep *s, const struct sweep_cell *c, int o)

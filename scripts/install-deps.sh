@@ -5,7 +5,7 @@
 #   deb           building the Debian package: debhelper, dpkg-dev (and install-test's)
 # PAGESIM_EXTRA_PKGS adds packages by name.
 set -e
-PKGS="gcc python3 meson ninja-build pkg-config libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev zlib1g-dev liblzma-dev libjson-c-dev libssl-dev zstd gzip xz-utils trace-cmd linux-perf scdoc gnuplot-nox"
+PKGS="gcc python3 meson ninja-build pkg-config libtraceevent-dev libtracefs-dev libtracecmd-dev libzstd-dev zlib1g-dev liblzma-dev libjson-c-dev nettle-dev zstd gzip xz-utils trace-cmd linux-perf scdoc gnuplot-nox"
 for g in "$@"; do
 	case $g in
 	install-test) PKGS="$PKGS man-db groff-base bash-completion" ;;

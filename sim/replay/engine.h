@@ -225,7 +225,7 @@ static inline int lru_page(uint32_t gfp)
 }
 
 /* results.c */
-void rp_defect(struct ps_replay *r, int kind, const struct ps_event *ev, const char *what);
+__attribute__((cold)) void rp_defect(struct ps_replay *r, int kind, const struct ps_event *ev, const char *what);
 
 /* setup.c */
 int rp_setup_model(struct ps_replay *r, char *err, int len);

@@ -84,18 +84,17 @@ if [ "${TDAT_ONLY:-0}" != 0 ]; then
 	REPEAT=${REPEAT_TDAT:-11}
 	TMP=$(mktemp -d)
 	trap 'rm -rf "$TMP"' EXIT
-	# runs CMD... REPEAT times: "median-wall-s least-cpu-s"
+	# runs CMD... REPEAT times: "median-wall-s least-cpu-s".  Bash's own clock and its
+	# time keyword (real, user and system time of the command, to the millisecond):
+	# a /usr/bin/time or date(1) around the command would be timed too, a few ms of
+	# exec that weigh on pagesim's small figure and not on trace-cmd's
 	median_of() {
-		local s e
+		local TIMEFORMAT='%R %U %S'
 		for _ in $(seq "$REPEAT"); do
-			# bash's clock: two forks of date(1) would be timed too
-			s=${EPOCHREALTIME/[.,]/}
-			/usr/bin/time -f '%U %S' -o "$TMP/t" "$@" > /dev/null 2>&1 ||
-				{ echo "failed: $*" >&2; exit 1; }
-			e=${EPOCHREALTIME/[.,]/}
-			echo "$((e - s)) $(tail -1 "$TMP/t")"
+			{ time "$@" > /dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }; } 2> "$TMP/t"
+			tail -1 "$TMP/t" | awk '{ printf "%d %s %s\n", $1 * 1e6, $2, $3 }'
 		done | sort -n | awk '{ w[NR] = $1 / 1e6; c = $2 + $3; if (NR == 1 || c < mc) mc = c }
-			END { m = NR % 2 ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2; printf "%.3f %.2f\n", m, mc }'
+			END { m = NR % 2 ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2; printf "%.3f %.3f\n", m, mc }'
 	}
 	{
 		echo "pagesim stat against trace-cmd report, $REPEAT runs each; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -108,7 +107,7 @@ if [ "${TDAT_ONLY:-0}" != 0 ]; then
 			read -r tw tc < <(median_of trace-cmd report -i "$f")
 			read -r pw pc < <(median_of "$P" stat -q "$f")
 			awk -v f="$f" -v n="$n" -v s="${sys:-?}" -v tw="$tw" -v tc="$tc" -v pw="$pw" -v pc="$pc" 'BEGIN {
-				printf "| %s | %d | %s | %.3f | %.2f | %.3f | %.2f | %.1fx |\n", f, n, s, tw, tc, pw, pc, (pw > 0 ? tw / pw : 0) }'
+				printf "| %s | %d | %s | %.3f | %.3f | %.3f | %.3f | %.1fx |\n", f, n, s, tw, tc, pw, pc, (pw > 0 ? tw / pw : 0) }'
 		done
 	} | tee "$OUT/tdat-results.md"
 	echo "(written to $OUT/tdat-results.md)"

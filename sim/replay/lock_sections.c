@@ -376,12 +376,12 @@ static inline int run_open(struct ps_lock_follow *f, const struct ps_event *ev)
 static inline uint64_t clock_floor(struct ps_lock_follow *f, uint64_t ts, int mono);
 
 static inline __attribute__((always_inline)) void lock_follow_event(struct ps_lock_follow *f,
-								     const struct ps_event *ev)
+								     const struct ps_event *ev, const int plain)
 {
 	uint64_t ts = ev->ts_ns;
 	int mono = ts >= f->max_ts, changed = 0;
 
-	if (__builtin_expect(f->plain, 0)) {
+	if (plain) {
 		follow_event(f, ev);
 		if (ev->cpu < f->nr_cpus) {
 			const struct run *r = &f->runs[ev->cpu];
@@ -488,13 +488,19 @@ void ps_lock_follow_set_plain(struct ps_lock_follow *f, int on)
 
 void ps_lock_follow_event(struct ps_lock_follow *f, const struct ps_event *ev)
 {
-	lock_follow_event(f, ev);
+	lock_follow_event(f, ev, f->plain);
 }
 
 void ps_lock_follow_events(struct ps_lock_follow *f, const struct ps_event *evs, int n)
 {
+	/* one loop per path, the choice made once a batch */
+	if (__builtin_expect(f->plain, 0)) {
+		for (int i = 0; i < n; i++)
+			lock_follow_event(f, &evs[i], 1);
+		return;
+	}
 	for (int i = 0; i < n; i++)
-		lock_follow_event(f, &evs[i]);
+		lock_follow_event(f, &evs[i], 0);
 }
 
 void ps_lock_follow_finish(struct ps_lock_follow *f)

@@ -73,26 +73,40 @@ void ps_cl_destroy(struct ps_cl *cl)
 	free(cl);
 }
 
-int ps_cl_access(struct ps_cl *cl, int zone, int line, int cpu, int write, int tag)
+/*
+ * The rule for one access by @cpu to line @li (zone-major index): a
+ * transfer (counted in *@count) when another CPU wrote the line last and
+ * @cpu has no valid copy since; a write leaves @cpu the only valid copy.
+ * Returns the transfers (0 or 1).  Spinners are the caller's.
+ */
+static inline int line_access(struct ps_cl *cl, size_t li, int cpu, int write, uint64_t *count)
 {
-	size_t li = (size_t)zone * PS_CL_MAX_LINES + line;
 	uint64_t *v = cl->valid + li * cl->words, bit = 1ull << (cpu & 63);
 	int lw = cl->last_writer[li], n = 0;
 
 	if (lw >= 0 && lw != cpu && !(v[cpu >> 6] & bit)) {
-		cl->count[zone * PS_CL_NR_TAGS + tag]++;
-		n++;
+		(*count)++;
+		n = 1;
 	}
-	if (!write) {
-		v[cpu >> 6] |= bit;
-		return n;
+	if (write) {
+		if (cl->words == 1)
+			v[0] = 0;	/* up to 64 CPUs: no call to memset */
+		else
+			memset(v, 0, cl->words * sizeof(uint64_t));
+		cl->last_writer[li] = (int16_t)cpu;
 	}
-	if (cl->words == 1)
-		v[0] = 0;	/* up to 64 CPUs: no call to memset */
-	else
-		memset(v, 0, cl->words * sizeof(uint64_t));
 	v[cpu >> 6] |= bit;
-	cl->last_writer[li] = (int16_t)cpu;
+	return n;
+}
+
+int ps_cl_access(struct ps_cl *cl, int zone, int line, int cpu, int write, int tag)
+{
+	size_t li = (size_t)zone * PS_CL_MAX_LINES + line;
+	uint64_t *v = cl->valid + li * cl->words;
+	int n = line_access(cl, li, cpu, write, &cl->count[zone * PS_CL_NR_TAGS + tag]);
+
+	if (!write)
+		return n;
 	/* every CPU spinning on this line misses and fetches it again */
 	for (int i = 0; i < cl->nr_spin[zone]; i++) {
 		int s = cl->spinners[(size_t)zone * cl->nr_cpus + i];
@@ -108,26 +122,10 @@ int ps_cl_access(struct ps_cl *cl, int zone, int line, int cpu, int write, int t
 
 void ps_cl_access_quiet(struct ps_cl *cl, int zone, int cpu, int tag, const struct ps_cl_use *use, int n)
 {
-	int16_t *lw = cl->last_writer + (size_t)zone * PS_CL_MAX_LINES;
-	uint64_t *count = &cl->count[zone * PS_CL_NR_TAGS + tag], bit = 1ull << (cpu & 63);
-	int w = cpu >> 6;
+	uint64_t *count = &cl->count[zone * PS_CL_NR_TAGS + tag];
 
-	for (int i = 0; i < n; i++) {
-		size_t li = (size_t)zone * PS_CL_MAX_LINES + use[i].line;
-		uint64_t *v = cl->valid + li * cl->words;
-		int last = lw[use[i].line];
-
-		if (last >= 0 && last != cpu && !(v[w] & bit))
-			(*count)++;
-		if (use[i].write) {
-			if (cl->words == 1)
-				v[0] = 0;
-			else
-				memset(v, 0, cl->words * sizeof(uint64_t));
-			lw[use[i].line] = (int16_t)cpu;
-		}
-		v[w] |= bit;
-	}
+	for (int i = 0; i < n; i++)
+		line_access(cl, (size_t)zone * PS_CL_MAX_LINES + use[i].line, cpu, use[i].write, count);
 }
 
 void ps_cl_spin_begin(struct ps_cl *cl, int zone, int line, int cpu, int tag)

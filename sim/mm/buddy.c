@@ -843,6 +843,8 @@ int ps_zone_reshape_alloc(struct ps_zone *z, uint32_t idx, int order)
 
 	if (end > z->nr_pages)
 		return -1;
+	if (order == 0 && z->state[idx] == PG_STATE(PG_ALLOC, 1, 0))
+		return 0;	/* already so (most frees) */
 	for (uint32_t p = idx; p < end;) {
 		if (ps_zone_block_of(z, p, &h, &k) != PG_ALLOC)
 			return -1;

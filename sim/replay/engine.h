@@ -224,6 +224,19 @@ static inline int lru_page(uint32_t gfp)
 	return (gfp & (ra | PS_GFP_ZERO)) == ra;
 }
 
+/* replay.c: runs the timers due by @now */
+void rp_run_timers(struct ps_replay *r, uint64_t now);
+
+/* The clock to @ev's time, and the timers due by then. */
+static inline void rp_clock(struct ps_replay *r, const struct ps_event *ev)
+{
+	r->now_ns = ev->ts_ns;
+	if (ps_timer_due(&r->timers, ev->ts_ns)) {
+		r->mm.now_ns = ev->ts_ns;
+		rp_run_timers(r, ev->ts_ns);
+	}
+}
+
 /* results.c */
 __attribute__((cold)) void rp_defect(struct ps_replay *r, int kind, const struct ps_event *ev, const char *what);
 
@@ -243,6 +256,8 @@ int64_t rp_snapshot_free(const struct ps_machine *m, const struct ps_zone_desc *
 
 /* follow.c; the caller counts the event (ps_counters_event) and gives it to the lock model */
 void rp_follow_event(struct ps_replay *r, const struct ps_event *ev);
+/* rp_clock() and rp_follow_event() for each of @evs. */
+void rp_follow_events(struct ps_replay *r, const struct ps_event *evs, int n);
 void rp_follow_vmstat_drain(void *ctx, struct ps_zone *z, int cpu, int n, uint64_t now);
 
 /* simulate.c */

@@ -132,11 +132,13 @@ void rp_follow_vmstat_drain(void *ctx, struct ps_zone *z, int cpu, int n, uint64
 static void shadow_free(struct ps_replay *r, struct ps_zone *z, int cpu, int order, int mt, int reclaim_active)
 {
 	struct ps_pcp *pcp = ps_mm_pcp(&r->mm, z, cpu);
+	int n;
 
 	(*shadow_list(r, z, cpu, order, mt))++;
 	pcp->count += 1 << order;
-	shadow_drain(r, z, cpu, ps_pcp_drain_pages(pcp, r->o.profile, order, reclaim_active, 0),
-		     ps_pcp_index(z, order, mt));
+	n = ps_pcp_drain_pages(pcp, r->o.profile, order, reclaim_active, 0);
+	if (n > 0)	/* most frees drain nothing */
+		shadow_drain(r, z, cpu, n, ps_pcp_index(z, order, mt));
 }
 
 /*
@@ -273,7 +275,7 @@ static void take_from_buddy(struct ps_replay *r, struct ps_zone *z, const struct
 	ps_zone_pcp_add(z, 1u << order);
 }
 
-void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
+static inline __attribute__((always_inline)) void follow_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	const struct ps_profile *p = r->o.profile;
 	struct ps_zone *z;
@@ -428,5 +430,18 @@ void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
 		}
 		break;
 	}
+	}
+}
+
+void rp_follow_event(struct ps_replay *r, const struct ps_event *ev)
+{
+	follow_event(r, ev);
+}
+
+void rp_follow_events(struct ps_replay *r, const struct ps_event *evs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		rp_clock(r, &evs[i]);
+		follow_event(r, &evs[i]);
 	}
 }

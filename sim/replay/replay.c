@@ -284,7 +284,7 @@ static void vmstat_tick(struct ps_replay *r, uint64_t at, uint64_t now)
 }
 
 /* The timers due by @now, in the queue's order (timer.h). */
-static void run_timers(struct ps_replay *r, uint64_t now)
+void rp_run_timers(struct ps_replay *r, uint64_t now)
 {
 	while (ps_timer_due(&r->timers, now)) {
 		struct ps_timer t = ps_timer_pop(&r->timers);
@@ -342,20 +342,10 @@ static inline void report_pcp_pages(struct ps_replay *r, int zi, uint64_t t_ns)
  * One event.  @whole: follow mode counts it and gives it to the lock model
  * here (else the caller has, ps_replay_events: neither reads the rest).
  */
-/* The clock to @ev's time, and the timers due by then. */
-static inline void replay_clock(struct ps_replay *r, const struct ps_event *ev)
-{
-	r->now_ns = ev->ts_ns;
-	if (ps_timer_due(&r->timers, ev->ts_ns)) {
-		r->mm.now_ns = ev->ts_ns;
-		run_timers(r, ev->ts_ns);
-	}
-}
-
 static inline __attribute__((always_inline)) int replay_event(struct ps_replay *r, const struct ps_event *ev,
 								    char *err, int len, int whole)
 {
-	replay_clock(r, ev);
+	rp_clock(r, ev);
 	if (__builtin_expect(r->view_each, 0))
 		rp_view_before(r, ev);
 	if (r->o.mode == PS_REPLAY_FOLLOW) {
@@ -419,10 +409,7 @@ int ps_replay_events(struct ps_replay *r, const struct ps_event *evs, int n, cha
 		ps_counters_batch(&r->cnt, evs, n);
 		if (!r->view_each && !r->o.check) {
 			/* replay_event() less what cannot happen here */
-			for (; i < n; i++) {
-				replay_clock(r, &evs[i]);
-				rp_follow_event(r, &evs[i]);
-			}
+			rp_follow_events(r, evs, n);
 			return 0;
 		}
 		for (; i < n; i++)

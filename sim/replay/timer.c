@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* timer.c - the engine's timer queue (timer.h has the ordering contract). */
+#include <stdint.h>
 #include <string.h>
 
 #include "sim/replay/timer.h"
@@ -53,9 +54,15 @@ static void sift_down(struct ps_timers *t, uint32_t i)
 	place(t, i, e);
 }
 
+static void note_next(struct ps_timers *t)
+{
+	t->next_at = t->nr ? t->heap[0].at : UINT64_MAX;
+}
+
 void ps_timers_init(struct ps_timers *t)
 {
 	t->nr = t->seq = 0;
+	t->next_at = UINT64_MAX;
 	memset(t->pos, 0xff, sizeof(t->pos));
 }
 
@@ -75,8 +82,10 @@ static void remove_at(struct ps_timers *t, uint32_t i)
 
 void ps_timer_cancel(struct ps_timers *t, int cls, int arg)
 {
-	if (t->pos[cls][arg] >= 0)
+	if (t->pos[cls][arg] >= 0) {
 		remove_at(t, (uint32_t)t->pos[cls][arg]);
+		note_next(t);
+	}
 }
 
 void ps_timer_arm(struct ps_timers *t, int cls, int arg, uint64_t at)
@@ -86,6 +95,7 @@ void ps_timer_arm(struct ps_timers *t, int cls, int arg, uint64_t at)
 	ps_timer_cancel(t, cls, arg);
 	place(t, t->nr++, e);
 	sift_up(t, t->nr - 1);
+	note_next(t);
 }
 
 struct ps_timer ps_timer_pop(struct ps_timers *t)
@@ -93,5 +103,6 @@ struct ps_timer ps_timer_pop(struct ps_timers *t)
 	struct ps_timer e = t->heap[0];
 
 	remove_at(t, 0);
+	note_next(t);
 	return e;
 }

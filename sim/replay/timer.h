@@ -49,6 +49,7 @@ struct ps_timer {
 
 struct ps_timers {
 	uint32_t nr, seq;
+	uint64_t next_at;	/* heap[0].at, UINT64_MAX when empty */
 	struct ps_timer heap[PS_TIMER_MAX];
 	int16_t pos[PS_TIMER_NR][PS_TIMER_ARGS];	/* heap slot of (class, arg), -1 none */
 };
@@ -69,7 +70,7 @@ static inline int ps_timer_pending(const struct ps_timers *t, int cls, int arg)
 /* Whether a timer is due by @now. */
 static inline int ps_timer_due(const struct ps_timers *t, uint64_t now)
 {
-	return t->nr && t->heap[0].at <= now;
+	return t->next_at <= now && t->nr;	/* an empty queue is never due, even at UINT64_MAX */
 }
 
 /* Takes the earliest timer off the queue (call when ps_timer_due()). */

@@ -734,14 +734,10 @@ uint32_t ps_rmqueue(struct ps_zone *z, int order, int mt, int *mode)
 	return PS_NIL;
 }
 
-int ps_zone_take_free(struct ps_zone *z, uint32_t idx, int order)
+int ps_zone_take_free_at(struct ps_zone *z, uint32_t idx, int order, uint32_t h, int k)
 {
-	uint32_t h;
-	int k, m;
+	int m = z->mt[h];
 
-	if (ps_zone_block_of(z, idx, &h, &k) != PG_FREE || k < order)
-		return -1;
-	m = z->mt[h];
 	ps_del_free(z, h);
 	while (k > order) {
 		k--;
@@ -752,7 +748,17 @@ int ps_zone_take_free(struct ps_zone *z, uint32_t idx, int order)
 			h += 1u << k;
 		}
 	}
-	ps_zone_mark(z, idx, order, PG_ALLOC, m);
+	return m;
+}
+
+int ps_zone_take_free(struct ps_zone *z, uint32_t idx, int order)
+{
+	uint32_t h;
+	int k;
+
+	if (ps_zone_block_of(z, idx, &h, &k) != PG_FREE || k < order)
+		return -1;
+	ps_zone_mark(z, idx, order, PG_ALLOC, ps_zone_take_free_at(z, idx, order, h, k));
 	return 0;
 }
 

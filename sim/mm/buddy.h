@@ -176,6 +176,13 @@ uint32_t ps_rmqueue(struct ps_zone *z, int order, int mt, int *mode);
 int ps_zone_take_free(struct ps_zone *z, uint32_t idx, int order);
 
 /*
+ * ps_zone_take_free() of the free block [@h, 2^@k) that ps_zone_block_of()
+ * found holding @idx (@k >= @order), leaving [idx, 2^order)'s pages for the
+ * caller to mark.  Returns the free block's list type.
+ */
+int ps_zone_take_free_at(struct ps_zone *z, uint32_t idx, int order, uint32_t h, int k);
+
+/*
  * Makes [idx, 2^order) one allocated block, cutting larger allocated blocks
  * it lies in into order-0 pages (split_page) and joining the allocated
  * blocks inside it.  -1 if a page of the range is not allocated.

@@ -253,7 +253,7 @@ static void take_from_buddy(struct ps_replay *r, struct ps_zone *z, const struct
 	char msg[96];
 
 	if (kind == PG_FREE && k >= order) {
-		ps_zone_take_free(z, idx, order);
+		ps_zone_take_free_at(z, idx, order, h, k);	/* marked below */
 	} else if (kind == PG_PCP && h == idx && k == order) {
 		/* freed straight to the buddy (pcp trylock failed) without our knowing */
 		r->pcp_resyncs++;

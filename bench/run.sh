@@ -11,7 +11,8 @@
 #   pagesim stat on the same events as trace-cmd report text (zstd), when TDAT has one beside it
 #   pagesim stat on SRC as a pagesim file
 #   pagesim stat on large traces built from SRC (ftrace text and pagesim file)
-#   pagesim replay --mode follow / --mode simulate, 1 M and 100 M events (bytes per page)
+#   pagesim replay --mode follow / --mode simulate, 1 M and 100 M events (bytes per page), and
+#     simulate on the trace's own machine, follow's like for like
 # Not part of the test suite.  Generated traces go to bench/out/ (ignored by
 # git) and are reused while the source trace and bench/pgs_concat.c are
 # unchanged.  Each command runs REPEAT times; the table gives the best wall
@@ -163,22 +164,23 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 rows=()
 
-# measure LABEL EVENTS CMD...: REPEAT runs; best wall, spread, max RSS
+# measure LABEL EVENTS CMD...: REPEAT runs timed by bash's time keyword (real, user and
+# system time to the millisecond: a date(1) or /usr/bin/time around the command would be
+# timed too, a few ms of exec that weigh on a small file's figure), best wall, spread and
+# least CPU; then one run under /usr/bin/time for the peak RSS
 measure() {
-	local label=$1 events=$2 best= worst= rss=0 cpu= s e t r c
+	local label=$1 events=$2 best= worst= rss=0 cpu= t c TIMEFORMAT='%R %U %S'
 	shift 2
 	for _ in $(seq "$REPEAT"); do
-		s=$(date +%s%N)
-		/usr/bin/time -f '%M %U %S' -o "$TMP/rss" "$@" > /dev/null 2> "$TMP/err" ||
-			{ echo "failed: $*" >&2; cat "$TMP/err" >&2; exit 1; }
-		e=$(date +%s%N)
-		t=$(( (e - s) / 1000 ))
-		read -r r c < <(tail -1 "$TMP/rss" | awk '{ printf "%d %d\n", $1, ($2 + $3) * 1000 }')
+		{ time "$@" > /dev/null 2> "$TMP/err" || { echo "failed: $*" >&2; cat "$TMP/err" >&2; exit 1; }; } 2> "$TMP/t"
+		read -r t c < <(tail -1 "$TMP/t" | awk '{ printf "%d %d\n", $1 * 1e6, ($2 + $3) * 1000 }')
 		[ -z "$cpu" ] || [ "$c" -lt "$cpu" ] && cpu=$c
 		[ -z "$best" ] || [ "$t" -lt "$best" ] && best=$t
 		[ -z "$worst" ] || [ "$t" -gt "$worst" ] && worst=$t
-		[ "$r" -gt "$rss" ] && rss=$r
 	done
+	/usr/bin/time -f '%M' -o "$TMP/rss" "$@" > /dev/null 2> "$TMP/err" ||
+		{ echo "failed: $*" >&2; cat "$TMP/err" >&2; exit 1; }
+	rss=$(tail -1 "$TMP/rss")
 	extra=$(sed -n 's/.*model state: \([0-9.]*\) bytes per simulated page.*/\1/p' "$TMP/err" | tail -1)
 	row=$(awk -v l="$label" -v n="$events" -v b="$best" -v w="$worst" -v m="$rss" -v x="$extra" -v c="$cpu" 'BEGIN {
 		printf "| %s | %d | %.3f | %.3f | %.2f | %.2f | %.1f | %.0f | %s |", l, n, b / 1e6, (w - b) / 1e6,
@@ -239,6 +241,14 @@ measure "replay simulate, 1 M" "$n_1m" "$P" replay -q --stats --mode simulate "$
 measure "replay simulate, $((EVENTS / 1000000)) M, one thread" "$n_big" \
 	env PAGESIM_DECODE_THREADS=1 "$P" replay -q --stats --mode simulate "${sim_args[@]}" "$OUT/$name-$EVENTS.pgs"
 t_sim1=$last_best c_sim1=$last_cpu
+# like for like with follow: the same trace replayed on its own machine (same zones, same pcp
+# batches, so the same number of zone-lock sections for the lock model to serve)
+t_simo=
+if [ ${#sim_args[@]} -gt 0 ]; then
+	measure "replay simulate, $((EVENTS / 1000000)) M, one thread, the trace's own machine" "$n_big" \
+		env PAGESIM_DECODE_THREADS=1 "$P" replay -q --stats --mode simulate "$OUT/$name-$EVENTS.pgs"
+	t_simo=$last_best c_simo=$last_cpu
+fi
 
 {
 	echo "trace.dat rows: $TDAT ($n_small events)."
@@ -269,5 +279,8 @@ t_sim1=$last_best c_sim1=$last_cpu
 	awk -v n="$n_big" -v b="$t_fol1" -v c="$c_fol1" -v cs="$c_sim1" 'BEGIN {
 		printf "replay --mode follow on the large pagesim file, one core: %.1f M events/s, %.1f M per CPU-second, %.2fx simulate'"'"'s speed (target >= 1)\n",
 			n / (b / 1e6) / 1e6, n / (c / 1e3) / 1e6, cs / c }'
+	[ -z "$t_simo" ] || awk -v n="$n_big" -v b="$t_simo" -v c="$c_simo" -v cf="$c_fol1" 'BEGIN {
+		printf "... against simulate on the trace'"'"'s own machine, the same replay decided rather than followed: %.1f M per CPU-second, follow %.2fx its speed\n",
+			n / (c / 1e3) / 1e6, c / cf }'
 } | tee "$RES"
 echo "(written to $RES)"

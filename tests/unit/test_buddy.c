@@ -517,6 +517,58 @@ static void test_expand(void)
 	ps_zone_destroy(&z);
 }
 
+/*
+ * Follow mode's moves: the kernel took a block out of the middle of a free
+ * one (ps_zone_take_free, ps_zone_take_free_at), and frees a range of an
+ * allocated block of another shape (ps_zone_reshape_alloc).
+ */
+static void test_take_free(void)
+{
+	struct ps_zone z;
+	struct rec r;
+	uint32_t h;
+	int k;
+
+	/* page 13 of the free order-3 block at 8: 8 (o2) and 14 (o1) and 12 (o0) stay free, on its list */
+	setup(&z, &r, "6.1");
+	put(&z, 8, 3, R);
+	CHECK_EQ(ps_zone_take_free(&z, 13, 0), 0);
+	CHECK(alloc_at(&z, 13, 0, R));
+	CHECK(free_at(&z, 8, 2, R));
+	CHECK(free_at(&z, 14, 1, R));
+	CHECK(free_at(&z, 12, 0, R));
+	CHECK_EQ(z.free_area[3].nr_free, 0);
+	CHECK_EQ(z.nr_free_pages, 7);
+	CHECK(zone_ok(&z));
+	/* a page that is not free, and a block larger than the free one holding it: refused, nothing changed */
+	CHECK_EQ(ps_zone_take_free(&z, 13, 0), -1);
+	CHECK_EQ(ps_zone_take_free(&z, 8, 3), -1);
+	CHECK_EQ(z.nr_free_pages, 7);
+	/* _at leaves the taken pages' marking to the caller and returns the list type */
+	CHECK_EQ(ps_zone_block_of(&z, 10, &h, &k), PG_FREE);
+	CHECK_EQ(h, 8);
+	CHECK_EQ(k, 2);
+	CHECK_EQ(ps_zone_take_free_at(&z, 10, 1, h, k), R);
+	ps_zone_mark(&z, 10, 1, PG_PCP, M);
+	CHECK(free_at(&z, 8, 1, R));
+	CHECK_EQ(z.state[10], PG_STATE(PG_PCP, 1, 1));
+	CHECK_EQ(z.nr_free_pages, 5);
+	ps_zone_mark(&z, 10, 1, PG_ALLOC, M);
+	/* frees of another shape: order 0 of an order-1 block cuts it; order 0 of an order-0 page is as it was */
+	CHECK_EQ(ps_zone_reshape_alloc(&z, 11, 0), 0);
+	CHECK(alloc_at(&z, 10, 0, M));
+	CHECK(alloc_at(&z, 11, 0, M));
+	CHECK_EQ(ps_zone_reshape_alloc(&z, 13, 0), 0);
+	CHECK(alloc_at(&z, 13, 0, R));
+	/* two order-0 pages as one order-1 block; a range holding a free page is refused */
+	CHECK_EQ(ps_zone_reshape_alloc(&z, 10, 1), 0);
+	CHECK(alloc_at(&z, 10, 1, M));
+	CHECK_EQ(ps_zone_reshape_alloc(&z, 12, 1), -1);
+	CHECK(free_at(&z, 12, 0, R));
+	CHECK(zone_ok(&z));
+	ps_zone_destroy(&z);
+}
+
 static void test_merge_likely(const char *prof)
 {
 	struct ps_zone z;
@@ -1219,6 +1271,7 @@ int main(void)
 		test_merge_likely(all[i]);
 	}
 	test_expand();
+	test_take_free();
 	test_unaligned();
 	test_merge_rules();
 	test_steal_return("4.0");

@@ -181,13 +181,12 @@ static void close_run(struct ps_lock_follow *f, int cpu)
 static inline void pcp_add(struct ps_lock_follow *f, int zone, int cpu, int64_t delta, uint64_t t)
 {
 	int64_t *p = &f->pcp[(size_t)zone * f->nr_cpus + cpu];
-	int64_t old = *p;
+	int64_t old = *p, v = old + delta > 0 ? old + delta : 0;
+	uint64_t sum = f->pcp_zone[zone] + (uint64_t)(v - old);
 
-	*p += delta;
-	if (*p < 0)
-		*p = 0;
-	f->pcp_zone[zone] += *p - old;
-	ps_pcp_held_set(f->held[zone], t, f->pcp_zone[zone]);	/* as ps_lock_pcp_pages() */
+	*p = v;
+	f->pcp_zone[zone] = sum;
+	ps_pcp_held_set(f->held[zone], t, sum);	/* as ps_lock_pcp_pages() */
 }
 
 /* Opens a run of @kind in @zone at @ev's block; @fallback: it began with an extfrag event at @t0. */

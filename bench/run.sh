@@ -11,8 +11,9 @@
 #   pagesim stat on the same events as trace-cmd report text (zstd), when TDAT has one beside it
 #   pagesim stat on SRC as a pagesim file
 #   pagesim stat on large traces built from SRC (ftrace text and pagesim file)
-#   pagesim replay --mode follow / --mode simulate, 1 M and 100 M events (bytes per page), and
-#     simulate on the trace's own machine, follow's like for like
+#   pagesim replay --mode follow / --mode simulate, 1 M and 100 M events (bytes per page),
+#     simulate on the trace's own machine (follow's like for like), and follow and simulate
+#     at 100 M in alternation (their ratio)
 # Not part of the test suite.  Generated traces go to bench/out/ (ignored by
 # git) and are reused while the source trace and bench/pgs_concat.c are
 # unchanged.  Each command runs REPEAT times; the table gives the best wall
@@ -249,6 +250,22 @@ if [ ${#sim_args[@]} -gt 0 ]; then
 		env PAGESIM_DECODE_THREADS=1 "$P" replay -q --stats --mode simulate "$OUT/$name-$EVENTS.pgs"
 	t_simo=$last_best c_simo=$last_cpu
 fi
+# follow against simulate in alternation, REPEAT pairs of runs: this virtual machine's speed
+# moves by a third over minutes, more than the two modes differ, and rows measured minutes
+# apart can land on either side of such a change
+alt_cpu() {	# CMD...: the CPU ms of one run
+	local TIMEFORMAT='%U %S'
+	{ time "$@" > /dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }; } 2> "$TMP/t"
+	tail -1 "$TMP/t" | awk '{ printf "%d\n", ($1 + $2) * 1000 }'
+}
+c_fa= c_sa= f_wins=0
+for _ in $(seq "$REPEAT"); do
+	cf=$(alt_cpu env PAGESIM_DECODE_THREADS=1 "$P" replay -q --mode follow "$OUT/$name-$EVENTS.pgs")
+	cs=$(alt_cpu env PAGESIM_DECODE_THREADS=1 "$P" replay -q --mode simulate "${sim_args[@]}" "$OUT/$name-$EVENTS.pgs")
+	[ "$cf" -le "$cs" ] && f_wins=$((f_wins + 1))
+	[ -z "$c_fa" ] || [ "$cf" -lt "$c_fa" ] && c_fa=$cf
+	[ -z "$c_sa" ] || [ "$cs" -lt "$c_sa" ] && c_sa=$cs
+done
 
 {
 	echo "trace.dat rows: $TDAT ($n_small events)."
@@ -277,8 +294,11 @@ fi
 		printf "replay --mode simulate on the large pagesim file, one core: %.1f M events/s, %.1f M per CPU-second (target >= 15)\n",
 			n / (b / 1e6) / 1e6, n / (c / 1e3) / 1e6 }'
 	awk -v n="$n_big" -v b="$t_fol1" -v c="$c_fol1" -v cs="$c_sim1" 'BEGIN {
-		printf "replay --mode follow on the large pagesim file, one core: %.1f M events/s, %.1f M per CPU-second, %.2fx simulate'"'"'s speed (target >= 1)\n",
+		printf "replay --mode follow on the large pagesim file, one core: %.1f M events/s, %.1f M per CPU-second (the rows: %.2fx simulate'"'"'s)\n",
 			n / (b / 1e6) / 1e6, n / (c / 1e3) / 1e6, cs / c }'
+	awk -v r="$REPEAT" -v cf="$c_fa" -v cs="$c_sa" -v w="$f_wins" 'BEGIN {
+		printf "... follow and simulate in %d pairs of runs one after the other: least CPU %.2f against %.2f s, follow %.2fx simulate'"'"'s speed, the faster in %d of %d pairs (target >= 1)\n",
+			r, cf / 1e3, cs / 1e3, cs / cf, w, r }'
 	[ -z "$t_simo" ] || awk -v n="$n_big" -v b="$t_simo" -v c="$c_simo" -v cf="$c_fol1" 'BEGIN {
 		printf "... against simulate on the trace'"'"'s own machine, the same replay decided rather than followed: %.1f M per CPU-second, follow %.2fx its speed\n",
 			n / (c / 1e3) / 1e6, c / cf }'

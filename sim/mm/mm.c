@@ -172,9 +172,18 @@ int ps_mm_create(struct ps_mm *mm, const struct ps_machine *m, const struct ps_p
 	/* the fair zone policy's batches start full, as after setup_per_zone_wmarks */
 	for (int i = 0; i < mm->nr_zones && prof->fair; i++)
 		mm->zones[i].nr_alloc_batch = mm->zones[i].wmark_high - mm->zones[i].wmark_low;
-	for (int n = 0; n < PS_MAX_NODES; n++)
+	for (int n = 0; n < PS_MAX_NODES; n++) {
+		struct ps_lrugen *lg = &mm->node[n].lru.gen;
+
 		for (int l = 0; l < PS_NR_LRU; l++)
 			mm->node[n].lru.head[l] = mm->node[n].lru.tail[l] = PS_NIL;
+		/* lru_gen_init_lruvec: max_seq MIN_NR_GENS + 1, min_seq 0 */
+		lg->max_seq = PS_MIN_NR_GENS + 1;
+		for (int g = 0; g < PS_MAX_NR_GENS; g++)
+			for (int ty = 0; ty < 2; ty++)
+				for (int zt = 0; zt < PS_ZONE_NR; zt++)
+					lg->head[g][ty][zt] = lg->tail[g][ty][zt] = PS_NIL;
+	}
 	if (dirty) {
 		/* the model's page flags: LRU state */
 		for (int i = 0; i < mm->nr_zones; i++)

@@ -91,23 +91,49 @@ struct ps_mm_ops {
 
 /*
  * The LRU state of an allocated block's head page (struct ps_zone's lru[],
- * the model's page flags): the list it is on (enum ps_lru + 1, 0 none),
- * PG_mapped (from the insertion's flags), PG_swapbacked.
+ * the model's page flags): the list it is on (PS_LRUF_LIST: 0 none, enum
+ * ps_lru + 1 for the classic lists and the unevictable one,
+ * PS_LRU_GEN_CODE + gen * 2 + type for a generation's list of the
+ * multi-generational LRU), PG_mapped (from the insertion's flags),
+ * PG_swapbacked.
  */
-#define PS_LRUF_LIST		0x07
-#define PS_LRUF_MAPPED		0x08
-#define PS_LRUF_SWAPBACKED	0x10
+#define PS_LRUF_LIST		0x0f
+#define PS_LRUF_MAPPED		0x10
+#define PS_LRUF_SWAPBACKED	0x20
+#define PS_LRU_GEN_CODE		8
+
+/* The multi-generational LRU's sizes: MIN_NR_GENS, MAX_NR_GENS, MIN_LRU_BATCH, MAX_LRU_BATCH. */
+#define PS_MIN_NR_GENS		2
+#define PS_MAX_NR_GENS		4
+#define PS_MIN_LRU_BATCH	64
+#define PS_MAX_LRU_BATCH	4096
+#define PS_LRU_GEN_ANON		0
+#define PS_LRU_GEN_FILE		1
+
+/*
+ * struct lru_gen_folio: the generations of a node, max_seq the youngest,
+ * min_seq[type] the oldest of anonymous and file pages; a list per
+ * generation (seq % MAX_NR_GENS), type and zone, newest at the head.
+ */
+struct ps_lrugen {
+	uint64_t max_seq, min_seq[2];
+	uint32_t head[PS_MAX_NR_GENS][2][PS_ZONE_NR], tail[PS_MAX_NR_GENS][2][PS_ZONE_NR];
+	long nr_pages[PS_MAX_NR_GENS][2][PS_ZONE_NR];
+};
 
 /*
  * A node's LRU lists (struct lruvec): blocks linked through their head
  * page's next[] (older) and prev[] (newer) by global model index, newest at
  * the head; pages per list, per zone type and list, and mapped file pages.
+ * With the multi-generational LRU on, evictable pages are on lrugen's
+ * lists instead, and only the unevictable list of the classic ones is used.
  */
 struct ps_lruvec {
 	uint32_t head[PS_NR_LRU], tail[PS_NR_LRU];
 	uint64_t nr[PS_NR_LRU];
 	uint64_t zone_nr[PS_ZONE_NR][PS_NR_LRU];
 	uint64_t nr_mapped_file;
+	struct ps_lrugen gen;
 };
 
 /*
@@ -126,6 +152,14 @@ struct ps_scan_control {
 	long rotate_left[PS_NR_LRU];	/* pages it may rotate past before the list counts as scanned */
 	int cur, batch_left;		/* shrink_lruvec's turn: the list and its batch */
 	uint64_t now;
+	int order;			/* kswapd's: should_abort_scan looks at order-0 runs only */
+	/* the multi-generational LRU's pass: try_to_shrink_lruvec, evict_folios' scan_folios */
+	int mg_done;			/* the pass has ended */
+	int mg_in_batch;		/* a scan_folios batch under way */
+	int mg_type, mg_zone_i, mg_remaining;	/* its type, zone turn and MAX_LRU_BATCH left */
+	int mg_tried_other;		/* isolate_folios has no other type to try */
+	long mg_isolated, mg_batch_scanned;	/* its isolated and scanned pages */
+	long mg_nr_to_scan, mg_scanned;	/* get_nr_to_scan's and try_to_shrink_lruvec's counts */
 };
 
 /* kswapd's state for one node (pgdat->kswapd_* and balance_pgdat's locals). */
@@ -203,6 +237,8 @@ struct ps_mm {
 	uint64_t node_reclaims, node_reclaimed, node_reclaim_full, node_reclaim_locked, zone_reclaim_failed;
 	uint64_t pgsteal_kswapd, pgsteal_direct, pgscan_kswapd, pgscan_direct;
 	uint64_t direct_reclaims, nr_activate, nr_deactivate, nr_dirty_kept, nr_rotated;
+	uint64_t lru_gen_aging;			/* the multi-generational LRU's inc_max_seq */
+	uint64_t zone_reclaimed[PS_MAX_ZONES];	/* pages the model's reclaim freed, per zone */
 	uint64_t remote_drains, decay_drains;
 	uint64_t mig_taken, mig_failed;
 };

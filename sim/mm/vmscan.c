@@ -28,11 +28,18 @@
  *    not balanced for the class zone asked for, and does not look at
  *    boosts; the model's kswapd speed is calibrated with these two as they
  *    are.
- *  - The multi-generational LRU (lru_gen/enabled & 1) keeps the classic
- *    lists' order for its generations; what it changes is modelled:
- *    reclaim that may not write or unmap reclaims nothing (6.3+: node
- *    reclaim without RECLAIM_WRITE and RECLAIM_UNMAP, boosted kswapd
- *    runs), and kswapd's first pass starts at set_initial_priority's.
+ *  - The multi-generational LRU (lru_gen/enabled & 1), by 6.12's rules
+ *    for every version that has it: generations per node, type and zone,
+ *    eviction from the oldest zone by zone (scan_folios), the aging when
+ *    too few generations remain.  No tiers (pages read through file
+ *    descriptors are not protected), no PID controller (without swap only
+ *    file pages are evicted; with swap the type with the older oldest
+ *    generation), no refault distance; the aging's page-table walk
+ *    promotes nothing (no accessed bit is known), a page added mapped or
+ *    anonymous is taken as faulted in (the youngest generation).  Reclaim
+ *    that may not write or unmap reclaims nothing (6.3+: node reclaim
+ *    without RECLAIM_WRITE and RECLAIM_UNMAP, boosted kswapd runs), and
+ *    kswapd's first pass starts at set_initial_priority's (6.8+).
  * See docs/replay.md, "Reclaim".
  */
 #include <string.h>
@@ -65,48 +72,157 @@ static inline long block_pages(const struct ps_zone *z, uint32_t idx)
 	return 1L << PG_ORDER(z->state[idx]);
 }
 
+static inline int code_is_gen(int code)
+{
+	return code >= PS_LRU_GEN_CODE;
+}
+
+/* The head and tail words of the list a block of zone type @t with LRU code @code is on. */
+static inline uint32_t *list_ends(struct ps_lruvec *lv, int code, int t, uint32_t **tail)
+{
+	if (code_is_gen(code)) {
+		int gen = (code - PS_LRU_GEN_CODE) >> 1, type = (code - PS_LRU_GEN_CODE) & 1;
+
+		*tail = &lv->gen.tail[gen][type][t];
+		return &lv->gen.head[gen][type][t];
+	}
+	*tail = &lv->tail[code - 1];
+	return &lv->head[code - 1];
+}
+
+/* The pages of the block counted on (@sign 1) or off (-1) the list of @code. */
+static void list_count(struct ps_lruvec *lv, const struct ps_zone *z, uint32_t idx, int code, long sign)
+{
+	long n = sign * block_pages(z, idx);
+	int file;
+
+	if (code_is_gen(code)) {
+		int gen = (code - PS_LRU_GEN_CODE) >> 1;
+
+		file = ((code - PS_LRU_GEN_CODE) & 1) == PS_LRU_GEN_FILE;
+		lv->gen.nr_pages[gen][file][z->type] += n;
+	} else {
+		int l = code - 1;
+
+		file = l == PS_LRU_INACTIVE_FILE || l == PS_LRU_ACTIVE_FILE;
+		lv->nr[l] += (uint64_t)n;
+		lv->zone_nr[z->type][l] += (uint64_t)n;
+	}
+	if (file && (z->lru[idx] & PS_LRUF_MAPPED))
+		lv->nr_mapped_file += (uint64_t)n;
+}
+
 static void lru_unlink(struct ps_mm *mm, struct ps_zone *z, uint32_t idx)
 {
 	struct ps_lruvec *lv = &mm->node[z->node].lru;
-	int l = (z->lru[idx] & PS_LRUF_LIST) - 1;
-	uint32_t older = z->next[idx], newer = z->prev[idx];
-	long n = block_pages(z, idx);
+	int code = z->lru[idx] & PS_LRUF_LIST;
+	uint32_t older = z->next[idx], newer = z->prev[idx], *head, *tail;
 
+	head = list_ends(lv, code, z->type, &tail);
 	if (newer == PS_NIL)
-		lv->head[l] = older;
+		*head = older;
 	else
 		set_next(mm, newer, older);
 	if (older == PS_NIL)
-		lv->tail[l] = newer;
+		*tail = newer;
 	else
 		set_prev(mm, older, newer);
-	lv->nr[l] -= n;
-	lv->zone_nr[z->type][l] -= n;
-	if ((l == PS_LRU_INACTIVE_FILE || l == PS_LRU_ACTIVE_FILE) && (z->lru[idx] & PS_LRUF_MAPPED))
-		lv->nr_mapped_file -= n;
+	list_count(lv, z, idx, code, -1);
 	z->next[idx] = z->prev[idx] = PS_NIL;
 	z->lru[idx] &= ~PS_LRUF_LIST;
 }
 
-/* Puts the block at the head (newest end) of list @l of its node. */
-static void lru_link_head(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int l)
+/* Puts the block on the list of LRU code @code: at its head (newest end), or its tail with @at_tail. */
+static void lru_link(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int code, int at_tail)
 {
 	struct ps_lruvec *lv = &mm->node[z->node].lru;
-	uint32_t g = (uint32_t)(mm->gbase[z->index] + idx);
-	long n = block_pages(z, idx);
+	uint32_t g = (uint32_t)(mm->gbase[z->index] + idx), *head, *tail;
 
-	z->prev[idx] = PS_NIL;
-	z->next[idx] = lv->head[l];
-	if (lv->head[l] == PS_NIL)
-		lv->tail[l] = g;
+	head = list_ends(lv, code, z->type, &tail);
+	if (at_tail) {
+		z->next[idx] = PS_NIL;
+		z->prev[idx] = *tail;
+		if (*tail == PS_NIL)
+			*head = g;
+		else
+			set_next(mm, *tail, g);
+		*tail = g;
+	} else {
+		z->prev[idx] = PS_NIL;
+		z->next[idx] = *head;
+		if (*head == PS_NIL)
+			*tail = g;
+		else
+			set_prev(mm, *head, g);
+		*head = g;
+	}
+	z->lru[idx] = (uint8_t)((z->lru[idx] & ~PS_LRUF_LIST) | code);
+	list_count(lv, z, idx, code, 1);
+}
+
+/* Puts the block at the head (newest end) of classic list @l of its node. */
+static void lru_link_head(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int l)
+{
+	lru_link(mm, z, idx, l + 1, 0);
+}
+
+/* ---- the multi-generational LRU's generations ---- */
+
+static inline int lru_gen_on(const struct ps_mm *mm)
+{
+	return mm->t.lru_gen;
+}
+
+static inline int gen_code(uint64_t seq, int type)
+{
+	return PS_LRU_GEN_CODE + (int)(seq % PS_MAX_NR_GENS) * 2 + type;
+}
+
+/* Moves the block to generation @seq of its type: at the head, or the tail with @at_tail. */
+static void gen_move(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, uint64_t seq, int at_tail)
+{
+	int type = ((z->lru[idx] & PS_LRUF_LIST) - PS_LRU_GEN_CODE) & 1;
+
+	lru_unlink(mm, z, idx);
+	lru_link(mm, z, idx, gen_code(seq, type), at_tail);
+}
+
+static inline int get_nr_gens(const struct ps_lrugen *lg, int type)
+{
+	return (int)(lg->max_seq - lg->min_seq[type] + 1);
+}
+
+/* The pages of generation @seq of @type, all zones. */
+static long gen_pages(const struct ps_lrugen *lg, uint64_t seq, int type)
+{
+	long n = 0;
+
+	for (int t = 0; t < PS_ZONE_NR; t++)
+		n += lg->nr_pages[seq % PS_MAX_NR_GENS][type][t];
+	return n;
+}
+
+/*
+ * lru_gen_add_folio: an active page (the trace's insertion or activation
+ * says so, or a mapped page or an anonymous one, taken as faulted in:
+ * folio_add_lru activates what a fault adds) goes to the youngest
+ * generation; a file page to the second oldest, or the oldest while there
+ * are no more than MIN_NR_GENS + 1 generations.
+ */
+static void lru_gen_add(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int lru)
+{
+	struct ps_lrugen *lg = &mm->node[z->node].lru.gen;
+	int type = lru == PS_LRU_INACTIVE_FILE || lru == PS_LRU_ACTIVE_FILE ? PS_LRU_GEN_FILE : PS_LRU_GEN_ANON;
+	uint64_t seq;
+
+	if (lru == PS_LRU_ACTIVE_ANON || lru == PS_LRU_ACTIVE_FILE || type == PS_LRU_GEN_ANON ||
+	    (z->lru[idx] & PS_LRUF_MAPPED))
+		seq = lg->max_seq;
+	else if (lg->min_seq[type] + PS_MIN_NR_GENS >= lg->max_seq)
+		seq = lg->min_seq[type];
 	else
-		set_prev(mm, lv->head[l], g);
-	lv->head[l] = g;
-	lv->nr[l] += n;
-	lv->zone_nr[z->type][l] += n;
-	if ((l == PS_LRU_INACTIVE_FILE || l == PS_LRU_ACTIVE_FILE) && (z->lru[idx] & PS_LRUF_MAPPED))
-		lv->nr_mapped_file += n;
-	z->lru[idx] = (uint8_t)((z->lru[idx] & ~PS_LRUF_LIST) | (l + 1));
+		seq = lg->min_seq[type] + 1;
+	lru_link(mm, z, idx, gen_code(seq, type), 0);
 }
 
 void ps_lru_add(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int lru, unsigned int flags)
@@ -117,7 +233,22 @@ void ps_lru_add(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int lru, unsi
 		lru_unlink(mm, z, idx);
 	z->lru[idx] = (uint8_t)(((flags & PS_PAGEMAP_MAPPED) ? PS_LRUF_MAPPED : 0) |
 				((flags & PS_PAGEMAP_SWAPBACKED) ? PS_LRUF_SWAPBACKED : 0));
-	lru_link_head(mm, z, idx, lru);
+	if (lru_gen_on(mm) && lru != PS_LRU_UNEVICTABLE)
+		lru_gen_add(mm, z, idx, lru);
+	else
+		lru_link_head(mm, z, idx, lru);
+}
+
+void ps_lru_add_start(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int lru, unsigned int flags)
+{
+	const struct ps_lrugen *lg = &mm->node[z->node].lru.gen;
+	int active = lru == PS_LRU_ACTIVE_ANON || lru == PS_LRU_ACTIVE_FILE;
+
+	ps_lru_add(mm, z, idx, lru, flags);
+	if (!lru_gen_on(mm) || !z->lru || !code_is_gen(z->lru[idx] & PS_LRUF_LIST))
+		return;
+	/* active: the older of the two generations that count as active; inactive: the oldest */
+	gen_move(mm, z, idx, active ? lg->max_seq - 1 : lg->min_seq[((z->lru[idx] & PS_LRUF_LIST) - PS_LRU_GEN_CODE) & 1], 0);
 }
 
 void ps_lru_activate(struct ps_mm *mm, struct ps_zone *z, uint32_t idx)
@@ -126,6 +257,11 @@ void ps_lru_activate(struct ps_mm *mm, struct ps_zone *z, uint32_t idx)
 
 	if (!z->lru || !(z->lru[idx] & PS_LRUF_LIST))
 		return;
+	if (code_is_gen(z->lru[idx] & PS_LRUF_LIST)) {
+		/* folio_activate under the multi-generational LRU: to the youngest generation */
+		gen_move(mm, z, idx, mm->node[z->node].lru.gen.max_seq, 0);
+		return;
+	}
 	l = (z->lru[idx] & PS_LRUF_LIST) - 1;
 	if (l != PS_LRU_INACTIVE_ANON && l != PS_LRU_INACTIVE_FILE)
 		return;
@@ -143,7 +279,29 @@ void ps_lru_del(struct ps_mm *mm, struct ps_zone *z, uint32_t idx)
 
 int ps_lru_list(const struct ps_zone *z, uint32_t idx)
 {
-	return z->lru ? (z->lru[idx] & PS_LRUF_LIST) - 1 : -1;
+	int code = z->lru ? z->lru[idx] & PS_LRUF_LIST : 0;
+
+	if (code_is_gen(code))
+		return ((code - PS_LRU_GEN_CODE) & 1) == PS_LRU_GEN_FILE ? PS_LRU_INACTIVE_FILE : PS_LRU_INACTIVE_ANON;
+	return code - 1;
+}
+
+uint64_t ps_lru_pages(const struct ps_mm *mm, int node, int l)
+{
+	const struct ps_lruvec *lv = &mm->node[node].lru;
+	const struct ps_lrugen *lg = &lv->gen;
+	int type, active;
+	uint64_t n = 0;
+
+	if (!lru_gen_on(mm) || l == PS_LRU_UNEVICTABLE)
+		return lv->nr[l];
+	/* lru_gen_update_size: the two youngest generations count as active */
+	type = l == PS_LRU_INACTIVE_FILE || l == PS_LRU_ACTIVE_FILE ? PS_LRU_GEN_FILE : PS_LRU_GEN_ANON;
+	active = l == PS_LRU_ACTIVE_ANON || l == PS_LRU_ACTIVE_FILE;
+	for (uint64_t seq = lg->min_seq[type]; seq <= lg->max_seq; seq++)
+		if ((seq + 1 >= lg->max_seq) == active)
+			n += (uint64_t)gen_pages(lg, seq, type);
+	return n;
 }
 
 /* lruvec_lru_size: pages of list @l in the node's zones up to @reclaim_idx. */
@@ -211,7 +369,10 @@ static void scan_prepare(struct ps_mm *mm, int node, struct ps_scan_control *sc)
 	}
 	sc->cur = -1;
 	sc->batch_left = 0;
-	if (lru_gen_refuses(mm, sc))
+	sc->mg_in_batch = 0;
+	sc->mg_scanned = 0;
+	sc->mg_done = lru_gen_refuses(mm, sc);
+	if (lru_gen_refuses(mm, sc) || lru_gen_on(mm))
 		return;
 	for (int l = 0; l < PS_LRU_UNEVICTABLE; l++)
 		if (file_lru(l) || anon)
@@ -313,6 +474,278 @@ static int scan_inactive_one(struct ps_mm *mm, int node, struct ps_scan_control 
 	return (int)n;
 }
 
+/* ---- the multi-generational LRU: eviction and aging (lru_gen_shrink_node) ---- */
+
+/* get_swappiness: anonymous pages are evicted only with swap to put them in, and may_swap */
+static int mg_can_swap(const struct ps_mm *mm, const struct ps_scan_control *sc)
+{
+	return sc->may_swap && mm->t.swap;
+}
+
+/*
+ * inc_min_seq: the oldest generation of @type folded into the next, its
+ * pages one by one onto that one's tail (so in reverse order); anonymous
+ * pages without swap stay where they are, their generation becoming the
+ * youngest.
+ */
+static void inc_min_seq(struct ps_mm *mm, int node, int type, int can_swap)
+{
+	struct ps_lrugen *lg = &mm->node[node].lru.gen;
+	int old = (int)(lg->min_seq[type] % PS_MAX_NR_GENS);
+
+	for (int t = 0; t < PS_ZONE_NR && (type == PS_LRU_GEN_FILE || can_swap); t++)
+		while (lg->tail[old][type][t] != PS_NIL) {
+			uint32_t idx;
+			struct ps_zone *z = ps_mm_zone_of_global(mm, lg->tail[old][type][t], &idx);
+
+			gen_move(mm, z, idx, lg->min_seq[type] + 1, 1);
+		}
+	lg->min_seq[type]++;
+}
+
+/*
+ * inc_max_seq, the aging: a new youngest generation, the oldest of a type
+ * that has MAX_NR_GENS folded first.  No page's accessed bit is known, so
+ * the aging's page-table walk promotes nothing.
+ */
+static void inc_max_seq(struct ps_mm *mm, int node, int can_swap)
+{
+	struct ps_lrugen *lg = &mm->node[node].lru.gen;
+
+	for (int type = PS_LRU_GEN_FILE; type >= PS_LRU_GEN_ANON; type--)
+		if (get_nr_gens(lg, type) == PS_MAX_NR_GENS)
+			inc_min_seq(mm, node, type, can_swap);
+	lg->max_seq++;
+	mm->lru_gen_aging++;
+}
+
+/* try_to_inc_min_seq: min_seq past the empty oldest generations; whether it moved. */
+static int try_to_inc_min_seq(struct ps_mm *mm, int node, int can_swap)
+{
+	struct ps_lrugen *lg = &mm->node[node].lru.gen;
+	uint64_t min_seq[2] = { lg->min_seq[0], lg->min_seq[1] };
+	int moved = 0;
+
+	for (int type = !can_swap; type < 2; type++)
+		while (min_seq[type] + PS_MIN_NR_GENS <= lg->max_seq && !gen_pages(lg, min_seq[type], type))
+			min_seq[type]++;
+	if (can_swap) {
+		/* anonymous pages no younger than file pages */
+		if (min_seq[PS_LRU_GEN_FILE] < min_seq[PS_LRU_GEN_ANON])
+			min_seq[PS_LRU_GEN_ANON] = min_seq[PS_LRU_GEN_FILE];
+		if (min_seq[PS_LRU_GEN_FILE] < lg->min_seq[PS_LRU_GEN_FILE])
+			min_seq[PS_LRU_GEN_FILE] = lg->min_seq[PS_LRU_GEN_FILE];
+		if (min_seq[PS_LRU_GEN_FILE] < min_seq[PS_LRU_GEN_ANON])
+			min_seq[PS_LRU_GEN_FILE] = min_seq[PS_LRU_GEN_ANON];
+	}
+	for (int type = !can_swap; type < 2; type++)
+		if (min_seq[type] != lg->min_seq[type]) {
+			lg->min_seq[type] = min_seq[type];
+			moved = 1;
+		}
+	return moved;
+}
+
+/*
+ * should_run_aging: *@nr_to_scan the pages of every generation of the types
+ * that may be evicted; the aging is due when those have only MIN_NR_GENS
+ * generations, or MIN_NR_GENS + 1 with the youngest more than half of them
+ * or the oldest evictable less than a quarter.
+ */
+static int should_run_aging(const struct ps_lrugen *lg, int can_swap, long *nr_to_scan)
+{
+	long total = 0, young = 0, old = 0;
+
+	if (lg->min_seq[!can_swap] + PS_MIN_NR_GENS > lg->max_seq) {
+		*nr_to_scan = 0;
+		return 1;
+	}
+	for (int type = !can_swap; type < 2; type++)
+		for (uint64_t seq = lg->min_seq[type]; seq <= lg->max_seq; seq++) {
+			long size = gen_pages(lg, seq, type);
+
+			total += size;
+			if (seq == lg->max_seq)
+				young += size;
+			else if (seq + PS_MIN_NR_GENS == lg->max_seq)
+				old += size;
+		}
+	*nr_to_scan = total;
+	if (lg->min_seq[!can_swap] + PS_MIN_NR_GENS < lg->max_seq)
+		return 0;
+	return young * PS_MIN_NR_GENS > total || old * (PS_MIN_NR_GENS + 2) < total;
+}
+
+/*
+ * get_nr_to_scan: the pages to scan at this priority; at a lower one, when
+ * the aging is due, the aging instead and -1 (this pass stops).
+ */
+static long get_nr_to_scan(struct ps_mm *mm, int node, const struct ps_scan_control *sc, int can_swap)
+{
+	long nr;
+
+	if (!should_run_aging(&mm->node[node].lru.gen, can_swap, &nr) || sc->priority == PS_DEF_PRIORITY)
+		return nr >> sc->priority;
+	inc_max_seq(mm, node, can_swap);
+	return -1;
+}
+
+/*
+ * should_abort_scan: the pass has what it wants, or (kswapd at order 0)
+ * every zone of the node up to reclaim_idx passes WMARK_HIGH plus boost
+ * plus MIN_LRU_BATCH.
+ */
+static int should_abort_scan(const struct ps_mm *mm, int node, const struct ps_scan_control *sc)
+{
+	long gap = 2L << sc->order;
+
+	if (sc->nr_reclaimed >= (sc->nr_to_reclaim > gap ? sc->nr_to_reclaim : gap))
+		return 1;
+	if (!sc->kswapd || sc->order)
+		return 0;
+	for (int zi = 0; zi < mm->nr_zones; zi++) {
+		const struct ps_zone *z = &mm->zones[zi];
+
+		if (z->node == node && z->managed && z->type <= sc->reclaim_idx &&
+		    !ps_zone_watermark_ok(mm->kver, z, 0, z->wmark_high + (long)z->watermark_boost + PS_MIN_LRU_BATCH,
+					  sc->reclaim_idx, 0))
+			return 0;
+	}
+	return 1;
+}
+
+/* A scan_folios batch of @type begins. */
+static void scan_folios_start(struct ps_scan_control *sc, int type)
+{
+	sc->mg_in_batch = 1;
+	sc->mg_type = type;
+	sc->mg_zone_i = PS_ZONE_NR;
+	sc->mg_remaining = PS_MAX_LRU_BATCH;
+	sc->mg_isolated = 0;
+	sc->mg_batch_scanned = 0;
+}
+
+/*
+ * One block of scan_folios and shrink_folio_list: the oldest block of the
+ * oldest generation in the zone whose turn it is (reclaim_idx down to the
+ * lowest, then the zones above).  A block above reclaim_idx goes to the
+ * next generation's tail, a dirty file block to its head (sort_folio); a
+ * mapped file block, taken as referenced, to the youngest generation; any
+ * other is reclaimed.  Returns its pages if reclaimed, 0 if not, or -1 when
+ * the batch has ended (MAX_LRU_BATCH blocks, MIN_LRU_BATCH pages isolated,
+ * or no zone left).
+ */
+static int scan_folios_one(struct ps_mm *mm, int node, struct ps_scan_control *sc)
+{
+	struct ps_lrugen *lg = &mm->node[node].lru.gen;
+	int type = sc->mg_type, gen = (int)(lg->min_seq[type] % PS_MAX_NR_GENS);
+	struct ps_zone *z;
+	uint32_t idx;
+	long n;
+	int order;
+
+	if (get_nr_gens(lg, type) == PS_MIN_NR_GENS)
+		return -1;
+	for (;;) {
+		int t;
+
+		if (!sc->mg_zone_i || !sc->mg_remaining || sc->mg_isolated >= PS_MIN_LRU_BATCH)
+			return -1;
+		t = (sc->reclaim_idx + sc->mg_zone_i) % PS_ZONE_NR;
+		if (lg->tail[gen][type][t] != PS_NIL)
+			break;
+		sc->mg_zone_i--;
+	}
+	z = ps_mm_zone_of_global(mm, lg->tail[gen][type][(sc->reclaim_idx + sc->mg_zone_i) % PS_ZONE_NR], &idx);
+	n = block_pages(z, idx);
+	order = PG_ORDER(z->state[idx]);
+	sc->mg_batch_scanned += n;
+	sc->mg_remaining--;
+	if (z->type > sc->reclaim_idx) {	/* ineligible */
+		gen_move(mm, z, idx, lg->min_seq[type] + 1, 1);
+		return 0;
+	}
+	if (type == PS_LRU_GEN_FILE && ps_dirty_is_dirty(&mm->dirty, mm->gbase[z->index] + idx)) {
+		gen_move(mm, z, idx, lg->min_seq[type] + 1, 0);	/* waiting for writeback */
+		mm->nr_dirty_kept++;
+		return 0;
+	}
+	/* isolated */
+	sc->mg_isolated += n;
+	sc->nr_scanned += n;
+	if (sc->kswapd)
+		mm->pgscan_kswapd += (uint64_t)n;
+	else
+		mm->pgscan_direct += (uint64_t)n;
+	if (type == PS_LRU_GEN_FILE && (z->lru[idx] & PS_LRUF_MAPPED)) {
+		gen_move(mm, z, idx, lg->max_seq, 0);	/* rejected: PG_active, to the youngest */
+		mm->nr_activate++;
+		return 0;
+	}
+	lru_unlink(mm, z, idx);
+	z->lru[idx] = 0;
+	ps_reclaim_block(mm, node, z, idx, order, sc->now, sc->cpu);
+	if (mm->ops.reclaimed)
+		mm->ops.reclaimed(mm->ops.ctx, z, idx, order);
+	sc->nr_reclaimed += n;
+	if (sc->kswapd)
+		mm->pgsteal_kswapd += (uint64_t)n;
+	else
+		mm->pgsteal_direct += (uint64_t)n;
+	return (int)n;
+}
+
+/*
+ * try_to_shrink_lruvec, one reclaimed block at a time: batches of
+ * evict_folios (isolate_folios' type: file without swap, else the type
+ * with the older oldest generation, the other when it has nothing;
+ * try_to_inc_min_seq after each) while get_nr_to_scan has pages to scan,
+ * until the pass has scanned them or should_abort_scan.  Returns the pages
+ * of the block reclaimed, or 0 once the pass has ended.
+ */
+static int mg_shrink_step(struct ps_mm *mm, int node, struct ps_scan_control *sc)
+{
+	struct ps_lrugen *lg = &mm->node[node].lru.gen;
+	int can_swap = mg_can_swap(mm, sc);
+
+	while (!sc->mg_done) {
+		long delta;
+		int got;
+
+		if (!sc->mg_in_batch) {
+			sc->mg_nr_to_scan = get_nr_to_scan(mm, node, sc, can_swap);
+			if (sc->mg_nr_to_scan <= 0) {
+				sc->mg_done = 1;
+				break;
+			}
+			scan_folios_start(sc, !can_swap || lg->min_seq[PS_LRU_GEN_FILE] <= lg->min_seq[PS_LRU_GEN_ANON]
+						      ? PS_LRU_GEN_FILE : PS_LRU_GEN_ANON);
+			sc->mg_tried_other = !can_swap;
+		}
+		got = scan_folios_one(mm, node, sc);
+		if (got >= 0) {
+			if (got > 0)
+				return got;
+			continue;
+		}
+		/* the batch has ended: scan_folios' return, then evict_folios' */
+		delta = sc->mg_isolated || !sc->mg_remaining ? sc->mg_batch_scanned : 0;
+		if (!delta && !sc->mg_tried_other) {
+			scan_folios_start(sc, !sc->mg_type);
+			sc->mg_tried_other = 1;
+			continue;
+		}
+		sc->mg_in_batch = 0;
+		delta += try_to_inc_min_seq(mm, node, can_swap);
+		if (get_nr_gens(lg, !can_swap) == PS_MIN_NR_GENS)
+			delta = 0;
+		sc->mg_scanned += delta;
+		if (!delta || sc->mg_scanned >= sc->mg_nr_to_scan || should_abort_scan(mm, node, sc))
+			sc->mg_done = 1;
+	}
+	return 0;
+}
+
 /*
  * shrink_lruvec, one reclaimed block at a time: the evictable lists in the
  * kernel's order, SWAP_CLUSTER_MAX pages of one list a turn, the active
@@ -322,6 +755,8 @@ static int scan_inactive_one(struct ps_mm *mm, int node, struct ps_scan_control 
  */
 static int shrink_step(struct ps_mm *mm, int node, struct ps_scan_control *sc)
 {
+	if (lru_gen_on(mm))
+		return mg_shrink_step(mm, node, sc);
 	for (;;) {
 		long scanned;
 		int got;
@@ -363,7 +798,8 @@ static int shrink_step(struct ps_mm *mm, int node, struct ps_scan_control *sc)
 static void shrink_node(struct ps_mm *mm, int node, struct ps_scan_control *sc)
 {
 	scan_prepare(mm, node, sc);
-	while (sc->nr_reclaimed < sc->nr_to_reclaim && shrink_step(mm, node, sc) > 0)
+	/* the multi-generational LRU's pass ends at a batch's end (should_abort_scan) */
+	while ((lru_gen_on(mm) || sc->nr_reclaimed < sc->nr_to_reclaim) && shrink_step(mm, node, sc) > 0)
 		;
 }
 
@@ -551,16 +987,15 @@ static int fls_long(unsigned long x)
  */
 static void lru_gen_initial_priority(const struct ps_mm *mm, int node, struct ps_scan_control *sc)
 {
-	const struct ps_lruvec *lv = &mm->node[node].lru;
 	unsigned long reclaimable;
 	int prio;
 
 	if (!mm->t.lru_gen || mm->kver < PS_KVER(6, 8, 0) || sc->priority != PS_DEF_PRIORITY || sc->nr_to_reclaim < 64 ||
 	    lru_gen_refuses(mm, sc))
 		return;
-	reclaimable = (unsigned long)lv->nr[PS_LRU_INACTIVE_FILE];
+	reclaimable = (unsigned long)ps_lru_pages(mm, node, PS_LRU_INACTIVE_FILE);
 	if (mm->t.swap && sc->may_swap)
-		reclaimable += (unsigned long)lv->nr[PS_LRU_INACTIVE_ANON];
+		reclaimable += (unsigned long)ps_lru_pages(mm, node, PS_LRU_INACTIVE_ANON);
 	prio = fls_long(reclaimable) - 1 - fls_long((unsigned long)sc->nr_to_reclaim - 1);
 	sc->priority = prio < PS_DEF_PRIORITY / 2 ? PS_DEF_PRIORITY / 2 : (prio > PS_DEF_PRIORITY ? PS_DEF_PRIORITY : prio);
 }
@@ -610,6 +1045,7 @@ static int kswapd_next_pass(struct ps_mm *mm, int node, uint64_t now)
 	/* boosted reclaim neither writes nor swaps */
 	sc->may_writepage = sc->may_swap = k->boost_left <= 0;
 	sc->kswapd = 1;
+	sc->order = k->order;
 	sc->cpu = -1;
 	sc->now = now;
 	sc->nr_to_reclaim = round_pages(mm, node, k->zoneidx);
@@ -630,6 +1066,7 @@ void ps_reclaim_block(struct ps_mm *mm, int node, struct ps_zone *z, uint32_t id
 			cpu = c;
 	if (cpu < 0)
 		cpu = 0;
+	mm->zone_reclaimed[z->index] += 1ull << order;
 	ps_free_pages(mm, z, idx, order, cpu, now, 0);
 }
 
@@ -727,7 +1164,7 @@ void ps_kswapd_run(struct ps_mm *mm, int n, uint64_t now)
 	while (k->credit >= PAGE_CREDIT && !k->done) {
 		int got;
 
-		if ((!k->in_pass || k->sc.nr_reclaimed >= k->sc.nr_to_reclaim) &&
+		if ((!k->in_pass || (!lru_gen_on(mm) && k->sc.nr_reclaimed >= k->sc.nr_to_reclaim)) &&
 		    !kswapd_next_pass(mm, n, k->last_run))
 			break;
 		k->sc.now = k->last_run;
@@ -770,7 +1207,8 @@ static long node_pagecache_reclaimable(const struct ps_mm *mm, int node)
 	if (mm->t.zone_reclaim_mode & 4) {
 		n = file;
 	} else {
-		n = (long)(lv->nr[PS_LRU_INACTIVE_FILE] + lv->nr[PS_LRU_ACTIVE_FILE]) - (long)lv->nr_mapped_file;
+		n = (long)(ps_lru_pages(mm, node, PS_LRU_INACTIVE_FILE) + ps_lru_pages(mm, node, PS_LRU_ACTIVE_FILE)) -
+		    (long)lv->nr_mapped_file;
 		if (n < 0)
 			n = 0;
 	}

@@ -25,6 +25,17 @@ void ps_lru_activate(struct ps_mm *mm, struct ps_zone *z, uint32_t idx);
 void ps_lru_del(struct ps_mm *mm, struct ps_zone *z, uint32_t idx);
 int ps_lru_list(const struct ps_zone *z, uint32_t idx);
 
+/*
+ * A page that was on the LRU before the trace (simulate mode's stand-ins):
+ * as ps_lru_add, but under the multi-generational LRU an inactive one goes
+ * to the oldest generation and an active one to the older of the two that
+ * count as active.
+ */
+void ps_lru_add_start(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int lru, unsigned int flags);
+
+/* Pages on list @l (enum ps_lru) of @node; under the multi-generational LRU its two youngest generations count as active. */
+uint64_t ps_lru_pages(const struct ps_mm *mm, int node, int l);
+
 /* wakeup_kswapd: @node's kswapd asked to balance for class zone @classzone at @order. */
 void ps_wakeup_kswapd(struct ps_mm *mm, int node, int classzone, int order, uint64_t now);
 

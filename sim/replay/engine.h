@@ -119,7 +119,8 @@ struct ps_replay {
 	uint64_t lru_pre_placed;
 	uint8_t pre_in_reclaim[PS_MAX_CPUS];
 	int trace_has_comm;		/* a free named its task (simulate mode reads tasks) */
-	uint64_t reclaimed_then_freed, kernel_reclaim_absorbed, refaults;
+	uint64_t reclaimed_then_freed, kernel_reclaim_absorbed, refaults, stand_ins_reclaimed;
+	uint64_t trace_reclaimed_zone[PS_MAX_ZONES];	/* the kernel's reclaim's page-cache deletions per traced zone */
 	/* the traced machine's address space (same as the model's unless cross) */
 	int cross;
 	const struct ps_machine *tm;

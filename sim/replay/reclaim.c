@@ -36,8 +36,10 @@ void rp_reclaimed(void *ctx, struct ps_zone *z, uint32_t idx, int order)
 	uint64_t g = r->mm.gbase[z->index] + idx;
 	uint32_t o = r->owner[g];
 
-	if (!o)
-		return;		/* a page the trace never named */
+	if (!o) {
+		r->stand_ins_reclaimed += 1ull << order;
+		return;		/* a page the trace never named: a stand-in for page cache from before the trace */
+	}
 	r->owner[g] = 0;
 	/* the trace still holds the block it stood for: its later free is absorbed */
 	if (r->map[o - 1] == (uint32_t)(g + 1))
@@ -96,6 +98,7 @@ void rp_reclaim_event(struct ps_replay *r, const struct ps_event *ev)
 			if (ti >= 0) {
 				tg = r->tz[ti].gbase + tidx;
 				r->kreclaimed[tg / 64] |= 1ull << (tg % 64);
+				r->trace_reclaimed_zone[ti] += 1ull << (ev->order < PS_NR_PAGE_ORDERS ? ev->order : 0);
 			}
 		}
 		return;
@@ -214,7 +217,7 @@ static void stand_ins(struct ps_replay *r, int n, long *want, uint32_t *at, int 
 		}
 		acc += mapped_per_page;
 		ps_dirty_alloc(&r->mm.dirty, r->mm.gbase[best] + (uint64_t)i, best, 0, 0, 0);
-		ps_lru_add(&r->mm, &r->mm.zones[best], (uint32_t)i, l, acc >> 16 ? PS_PAGEMAP_MAPPED : 0);
+		ps_lru_add_start(&r->mm, &r->mm.zones[best], (uint32_t)i, l, acc >> 16 ? PS_PAGEMAP_MAPPED : 0);
 		acc &= 0xffff;
 	}
 }
@@ -254,7 +257,7 @@ void rp_lru_start(struct ps_replay *r)
 		if (z->state[idx] != PG_STATE(PG_ALLOC, 1, 0) || (z->lru[idx] & PS_LRUF_LIST))
 			continue;
 		ps_dirty_alloc(&r->mm.dirty, g, z->index, 0, 0, 0);
-		ps_lru_add(&r->mm, z, idx, PS_LRU_INACTIVE_FILE, 0);
+		ps_lru_add_start(&r->mm, z, idx, PS_LRU_INACTIVE_FILE, 0);
 		want[z->index]--;
 		inactive[z->index]--;
 		r->lru_pre_placed++;

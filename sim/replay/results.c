@@ -4,6 +4,7 @@
  * model (vmstat, numastat per node), the model's own counters, and
  * buddyinfo, pagetypeinfo, unusable and extfrag index in /proc's layouts.
  */
+#include "sim/mm/vmscan.h"
 #include "sim/replay/engine.h"
 
 /* A fidelity defect of @kind at @ev, printed while -v has budget left. */
@@ -157,7 +158,20 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		}
 		PS_KV_SET("replay_kernel_reclaim_absorbed_pages", r->kernel_reclaim_absorbed);
 		PS_KV_SET("replay_lru_start_reclaimed_pages", r->lru_pre_placed);
+		PS_KV_SET("replay_lru_stand_ins_reclaimed_pages", r->stand_ins_reclaimed);
 		PS_KV_SET("replay_refaults", r->refaults);
+		/* where reclaim took its pages: the kernel's (its page-cache deletions) and the model's */
+		for (int ti = 0; r->lru_events && ti < r->nr_tz && ti < PS_MAX_ZONES; ti++) {
+			snprintf(name, sizeof(name), "trace_reclaimed_pages.node%d.%s", r->tm->zones[ti].node,
+				 ps_zone_names[r->tm->zones[ti].type]);
+			PS_KV_SET(name, r->trace_reclaimed_zone[ti]);
+		}
+		for (int zi = 0; zi < r->mm.nr_zones; zi++) {
+			snprintf(name, sizeof(name), "model_reclaimed_pages.node%d.%s", r->mm.zones[zi].node,
+				 ps_zone_names[r->mm.zones[zi].type]);
+			PS_KV_SET(name, r->mm.zone_reclaimed[zi]);
+		}
+		PS_KV_SET("model_lru_gen_aging", r->mm.lru_gen_aging);
 		PS_KV_SET("replay_lru_from_gfp", !r->lru_events);
 		PS_KV_SET("model_direct_reclaims", r->mm.direct_reclaims);
 		PS_KV_SET("model_lru_activated", r->mm.nr_activate);
@@ -194,7 +208,7 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 				};
 
 				snprintf(name, sizeof(name), "model_nr_%s.node%d", lru_names[l], n);
-				PS_KV_SET(name, r->mm.node[n].lru.nr[l]);
+				PS_KV_SET(name, ps_lru_pages(&r->mm, n, l));
 			}
 		}
 		/* page cache and dirty pages per node at the end (the kernel's nr_*_file, nr_dirty) */

@@ -104,17 +104,55 @@ static long long replay_counter(const struct ps_machine *m, const char *prof, co
 	return v;
 }
 
-static int load(struct ps_machine *m, const char *kernel)
+/* One node of two zones, for where reclaim takes its pages: DMA32 then Normal, the same watermarks. */
+static const char two_zone_text[] =
+	"name = engine-test-2z\n"
+	"page_size = 4096\n"
+	"pageblock_order = 9\n"
+	"kernel = %s\n"
+	"nodes = 1\n"
+	"node0.cpus = 0\n"
+	"node0.distance = 10\n"
+	"node0.zone.DMA32 = start_pfn=4096 spanned=2048 present=2048 managed=2048\n"
+	"node0.zone.DMA32.wmark = 100 125 150\n"
+	"node0.zone.Normal = start_pfn=1048576 spanned=2048 present=2048 managed=2048\n"
+	"node0.zone.Normal.wmark = 100 125 150\n";
+
+#define DMA32_PFN 4096ull
+
+/* A page-cache page: its allocation (the model places it) and its insertion on the inactive file list. */
+static void page_cache_ev(uint64_t pfn, uint32_t gfp)
 {
-	char text[sizeof(machine_text) + 32];
+	struct ps_event *e;
+
+	alloc_ev(0, pfn, gfp);
+	e = &evs[nr_evs++];
+	*e = evs[nr_evs - 2];
+	e->type = PS_EV_LRU_ADD;
+	e->x.lru.lru = PS_LRU_INACTIVE_FILE;
+	e->x.lru.flags = 0;
+}
+
+/* The machine of @two_zones' text under @kernel. */
+static int load_text(struct ps_machine *m, int two_zones, const char *kernel)
+{
+	char text[sizeof(two_zone_text) > sizeof(machine_text) ? sizeof(two_zone_text) + 32 : sizeof(machine_text) + 32];
 	struct ps_error err;
 
-	snprintf(text, sizeof(text), machine_text, kernel);
+	if (two_zones)
+		snprintf(text, sizeof(text), two_zone_text, kernel);
+	else
+		snprintf(text, sizeof(text), machine_text, kernel);
 	if (ps_machine_parse(text, "engine-test", m, &err) < 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
 	return 0;
+}
+
+static int load(struct ps_machine *m, const char *kernel)
+{
+	return load_text(m, 0, kernel);
 }
 
 int main(void)
@@ -233,5 +271,48 @@ int main(void)
 	}
 	CHECK_EQ(replay_counter(&m61, "5.10", "replay_defects_block_shape"), 1);
 	CHECK_EQ(replay_counter(&m61, "5.10", "model_nr_free_pages.node0.Normal"), 0);
+
+	/*
+	 * Where kswapd takes its pages: the classic LRU's oldest pages, the
+	 * multi-generational LRU's oldest generation zone by zone from the
+	 * class zone down.  DMA32 starts with 500 free pages, Normal with
+	 * 700.  350 page-cache pages go to DMA32 first (__GFP_DMA32), then 400
+	 * to Normal, then 300 kernel pages take Normal to LOW and DMA32 too:
+	 * the slow path wakes kswapd for the class zone Normal, and 20 ms of
+	 * events follow.  Classic LRU: the DMA32 pages are the oldest and go
+	 * first; multi-generational LRU: every page cache page is in one
+	 * generation (the second oldest of four), and Normal's go first.
+	 */
+	{
+		const uint32_t ra = PS_GFP_HARDWALL | PS_GFP_NORETRY | PS_GFP_NOWARN | PS_GFP_MOVABLE |
+				    PS_GFP_HIGHMEM | kernel | PS_GFP_KSWAPD_RECLAIM;
+		struct ps_machine classic, mglru;
+		uint64_t t;
+
+		if (load_text(&classic, 1, "6.12.0") < 0 || load_text(&mglru, 1, "6.12.0") < 0)
+			return 1;
+		classic.lru_gen_enabled = 0;
+		mglru.lru_gen_enabled = 7;
+		nr_evs = 0;
+		for (int i = 0; i < 350; i++)
+			page_cache_ev(DMA32_PFN + i, (ra & ~(PS_GFP_MOVABLE | PS_GFP_HIGHMEM)) | PS_GFP_DMA32);
+		for (int i = 0; i < 400; i++)
+			page_cache_ev(NODE0_PFN + i, ra);
+		for (int i = 0; i < 300; i++)
+			alloc_ev(0, NODE0_PFN + 400 + i, kernel | PS_GFP_KSWAPD_RECLAIM);
+		for (int i = 0; i < 150; i++)	/* DMA32's other free pages, allocated at the end */
+			alloc_ev(0, DMA32_PFN + 350 + i, kernel);
+		t = evs[nr_evs - 451].ts_ns;
+		for (int i = 0; i < 150; i++)
+			evs[nr_evs - 150 + i].ts_ns = t + 20000000ull + (uint64_t)i;
+		CHECK_EQ(replay_counter(&classic, "6.10", "model_kswapd_wakeups.node0"), 1);
+		CHECK(replay_counter(&classic, "6.10", "model_reclaimed_pages.node0.DMA32") > 0);
+		CHECK_EQ(replay_counter(&classic, "6.10", "model_reclaimed_pages.node0.Normal"), 0);
+		CHECK_EQ(replay_counter(&mglru, "6.10", "model_kswapd_wakeups.node0"), 1);
+		CHECK(replay_counter(&mglru, "6.10", "model_reclaimed_pages.node0.Normal") > 0);
+		CHECK_EQ(replay_counter(&mglru, "6.10", "model_reclaimed_pages.node0.DMA32"), 0);
+		CHECK_EQ(replay_counter(&mglru, "6.10", "model_nr_inactive_file.node0") +
+			 replay_counter(&mglru, "6.10", "model_reclaimed_pages.node0.Normal"), 750);
+	}
 	CHECK_DONE();
 }

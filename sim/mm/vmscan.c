@@ -408,6 +408,28 @@ static void shrink_active(struct ps_mm *mm, int node, int active_lru, long nr)
 }
 
 /*
+ * shrink_folio_list's reclaim of block @idx of @z: off its list and freed,
+ * counted in pgsteal_kswapd or pgsteal_direct.  Returns its pages.
+ */
+static int reclaim_one(struct ps_mm *mm, int node, struct ps_scan_control *sc, struct ps_zone *z, uint32_t idx)
+{
+	int order = PG_ORDER(z->state[idx]);
+	long n = 1L << order;
+
+	lru_unlink(mm, z, idx);
+	z->lru[idx] = 0;
+	ps_reclaim_block(mm, node, z, idx, order, sc->now, sc->cpu);
+	if (mm->ops.reclaimed)
+		mm->ops.reclaimed(mm->ops.ctx, z, idx, order);
+	sc->nr_reclaimed += n;
+	if (sc->kswapd)
+		mm->pgsteal_kswapd += (uint64_t)n;
+	else
+		mm->pgsteal_direct += (uint64_t)n;
+	return (int)n;
+}
+
+/*
  * One block of inactive list @l, from its tail, through isolate_lru_folios
  * and shrink_folio_list: a block above reclaim_idx is skipped (to the
  * head), a mapped one without may_unmap passed over (to the head), a mapped
@@ -423,14 +445,13 @@ static int scan_inactive_one(struct ps_mm *mm, int node, struct ps_scan_control 
 	uint32_t g = lv->tail[l], idx;
 	struct ps_zone *z;
 	long n;
-	int order, file = l == PS_LRU_INACTIVE_FILE;
+	int file = l == PS_LRU_INACTIVE_FILE;
 
 	*scanned = 0;
 	if (g == PS_NIL || sc->rotate_left[l] <= 0)
 		return -1;
 	z = ps_mm_zone_of_global(mm, g, &idx);
 	n = block_pages(z, idx);
-	order = PG_ORDER(z->state[idx]);
 	sc->rotate_left[l] -= n;
 	sc->nr_scanned += n;
 	if (sc->kswapd)
@@ -461,17 +482,7 @@ static int scan_inactive_one(struct ps_mm *mm, int node, struct ps_scan_control 
 		lru_move_tail(mm, node, l, l);
 		return 0;
 	}
-	lru_unlink(mm, z, idx);
-	z->lru[idx] = 0;
-	ps_reclaim_block(mm, node, z, idx, order, sc->now, sc->cpu);
-	if (mm->ops.reclaimed)
-		mm->ops.reclaimed(mm->ops.ctx, z, idx, order);
-	sc->nr_reclaimed += n;
-	if (sc->kswapd)
-		mm->pgsteal_kswapd += (uint64_t)n;
-	else
-		mm->pgsteal_direct += (uint64_t)n;
-	return (int)n;
+	return reclaim_one(mm, node, sc, z, idx);
 }
 
 /* ---- the multi-generational LRU: eviction and aging (lru_gen_shrink_node) ---- */
@@ -642,7 +653,6 @@ static int scan_folios_one(struct ps_mm *mm, int node, struct ps_scan_control *s
 	struct ps_zone *z;
 	uint32_t idx;
 	long n;
-	int order;
 
 	if (get_nr_gens(lg, type) == PS_MIN_NR_GENS)
 		return -1;
@@ -658,7 +668,6 @@ static int scan_folios_one(struct ps_mm *mm, int node, struct ps_scan_control *s
 	}
 	z = ps_mm_zone_of_global(mm, lg->tail[gen][type][(sc->reclaim_idx + sc->mg_zone_i) % PS_ZONE_NR], &idx);
 	n = block_pages(z, idx);
-	order = PG_ORDER(z->state[idx]);
 	sc->mg_batch_scanned += n;
 	sc->mg_remaining--;
 	if (z->type > sc->reclaim_idx) {	/* ineligible */
@@ -682,17 +691,7 @@ static int scan_folios_one(struct ps_mm *mm, int node, struct ps_scan_control *s
 		mm->nr_activate++;
 		return 0;
 	}
-	lru_unlink(mm, z, idx);
-	z->lru[idx] = 0;
-	ps_reclaim_block(mm, node, z, idx, order, sc->now, sc->cpu);
-	if (mm->ops.reclaimed)
-		mm->ops.reclaimed(mm->ops.ctx, z, idx, order);
-	sc->nr_reclaimed += n;
-	if (sc->kswapd)
-		mm->pgsteal_kswapd += (uint64_t)n;
-	else
-		mm->pgsteal_direct += (uint64_t)n;
-	return (int)n;
+	return reclaim_one(mm, node, sc, z, idx);
 }
 
 /*

@@ -120,8 +120,11 @@ static const char two_zone_text[] =
 
 #define DMA32_PFN 4096ull
 
-/* A page-cache page: its allocation (the model places it) and its insertion on the inactive file list. */
-static void page_cache_ev(uint64_t pfn, uint32_t gfp)
+/*
+ * A page-cache page: its allocation (the model places it) and its insertion
+ * on the inactive file list, with the PS_PAGEMAP_* @flags.
+ */
+static void page_cache_ev(uint64_t pfn, uint32_t gfp, unsigned int flags)
 {
 	struct ps_event *e;
 
@@ -130,7 +133,7 @@ static void page_cache_ev(uint64_t pfn, uint32_t gfp)
 	*e = evs[nr_evs - 2];
 	e->type = PS_EV_LRU_ADD;
 	e->x.lru.lru = PS_LRU_INACTIVE_FILE;
-	e->x.lru.flags = 0;
+	e->x.lru.flags = (uint8_t)flags;
 }
 
 /* The machine of @two_zones' text under @kernel. */
@@ -295,9 +298,9 @@ int main(void)
 		mglru.lru_gen_enabled = 7;
 		nr_evs = 0;
 		for (int i = 0; i < 350; i++)
-			page_cache_ev(DMA32_PFN + i, (ra & ~(PS_GFP_MOVABLE | PS_GFP_HIGHMEM)) | PS_GFP_DMA32);
+			page_cache_ev(DMA32_PFN + i, (ra & ~(PS_GFP_MOVABLE | PS_GFP_HIGHMEM)) | PS_GFP_DMA32, 0);
 		for (int i = 0; i < 400; i++)
-			page_cache_ev(NODE0_PFN + i, ra);
+			page_cache_ev(NODE0_PFN + i, ra, 0);
 		for (int i = 0; i < 300; i++)
 			alloc_ev(0, NODE0_PFN + 400 + i, kernel | PS_GFP_KSWAPD_RECLAIM);
 		for (int i = 0; i < 150; i++)	/* DMA32's other free pages, allocated at the end */
@@ -313,6 +316,26 @@ int main(void)
 		CHECK_EQ(replay_counter(&mglru, "6.10", "model_reclaimed_pages.node0.DMA32"), 0);
 		CHECK_EQ(replay_counter(&mglru, "6.10", "model_nr_inactive_file.node0") +
 			 replay_counter(&mglru, "6.10", "model_reclaimed_pages.node0.Normal"), 750);
+		CHECK_EQ(replay_counter(&mglru, "6.10", "model_lru_gen_aging"), 0);
+
+		/*
+		 * The same with every page-cache page mapped: each goes to the
+		 * youngest generation (taken as faulted in), and reclaim meeting
+		 * one takes it as referenced and moves it back there.  kswapd's
+		 * passes find the oldest generations empty and age instead
+		 * (get_nr_to_scan: the youngest holds more than half the pages);
+		 * nothing is reclaimed.
+		 */
+		for (int i = 0; i < nr_evs; i++)
+			if (evs[i].type == PS_EV_LRU_ADD)
+				evs[i].x.lru.flags = PS_PAGEMAP_MAPPED;
+		CHECK_EQ(replay_counter(&mglru, "6.10", "model_kswapd_wakeups.node0"), 1);
+		CHECK(replay_counter(&mglru, "6.10", "model_lru_gen_aging") > 0);
+		CHECK_EQ(replay_counter(&mglru, "6.10", "model_reclaimed_pages.node0.Normal") +
+			 replay_counter(&mglru, "6.10", "model_reclaimed_pages.node0.DMA32"), 0);
+		CHECK(replay_counter(&mglru, "6.10", "model_lru_activated") > 0);
+		CHECK_EQ(replay_counter(&mglru, "6.10", "model_nr_active_file.node0") +
+			 replay_counter(&mglru, "6.10", "model_nr_inactive_file.node0"), 750);
 	}
 	CHECK_DONE();
 }

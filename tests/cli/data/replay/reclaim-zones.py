@@ -4,8 +4,8 @@
 # reclaim (model_reclaimed_pages.*) against its share of the kernel's (trace_reclaimed_pages.*:
 # the page-cache deletions the trace shows inside kswapd or a direct or node reclaim), held
 # within 10 points.  The generations' zone order (the class zone first) is what puts node 0's
-# Normal zone ahead: replayed with the classic lists instead, it gets 34% against the kernel's
-# 71%, and DMA32 46% against 19%.
+# Normal zone ahead: replayed as if lru_gen were off (the classic lists and their rules), it gets
+# 34% against the kernel's 71%, and DMA32 46% against 19%.
 import glob, os, subprocess, sys
 
 src, pagesim = sys.argv[1], sys.argv[2]

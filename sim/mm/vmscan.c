@@ -77,14 +77,33 @@ static inline int code_is_gen(int code)
 	return code >= PS_LRU_GEN_CODE;
 }
 
+/* A generation list's LRU code: its generation slot (seq % MAX_NR_GENS) and its type. */
+static inline int code_gen(int code)
+{
+	return (code - PS_LRU_GEN_CODE) >> 1;
+}
+
+static inline int code_type(int code)
+{
+	return (code - PS_LRU_GEN_CODE) & 1;
+}
+
+static inline int file_lru(int l)
+{
+	return l == PS_LRU_INACTIVE_FILE || l == PS_LRU_ACTIVE_FILE;
+}
+
+static inline int active_lru(int l)
+{
+	return l == PS_LRU_ACTIVE_ANON || l == PS_LRU_ACTIVE_FILE;
+}
+
 /* The head and tail words of the list a block of zone type @t with LRU code @code is on. */
 static inline uint32_t *list_ends(struct ps_lruvec *lv, int code, int t, uint32_t **tail)
 {
 	if (code_is_gen(code)) {
-		int gen = (code - PS_LRU_GEN_CODE) >> 1, type = (code - PS_LRU_GEN_CODE) & 1;
-
-		*tail = &lv->gen.tail[gen][type][t];
-		return &lv->gen.head[gen][type][t];
+		*tail = &lv->gen.tail[code_gen(code)][code_type(code)][t];
+		return &lv->gen.head[code_gen(code)][code_type(code)][t];
 	}
 	*tail = &lv->tail[code - 1];
 	return &lv->head[code - 1];
@@ -97,16 +116,12 @@ static void list_count(struct ps_lruvec *lv, const struct ps_zone *z, uint32_t i
 	int file;
 
 	if (code_is_gen(code)) {
-		int gen = (code - PS_LRU_GEN_CODE) >> 1;
-
-		file = ((code - PS_LRU_GEN_CODE) & 1) == PS_LRU_GEN_FILE;
-		lv->gen.nr_pages[gen][file][z->type] += n;
+		file = code_type(code) == PS_LRU_GEN_FILE;
+		lv->gen.nr_pages[code_gen(code)][code_type(code)][z->type] += n;
 	} else {
-		int l = code - 1;
-
-		file = l == PS_LRU_INACTIVE_FILE || l == PS_LRU_ACTIVE_FILE;
-		lv->nr[l] += (uint64_t)n;
-		lv->zone_nr[z->type][l] += (uint64_t)n;
+		file = file_lru(code - 1);
+		lv->nr[code - 1] += (uint64_t)n;
+		lv->zone_nr[z->type][code - 1] += (uint64_t)n;
 	}
 	if (file && (z->lru[idx] & PS_LRUF_MAPPED))
 		lv->nr_mapped_file += (uint64_t)n;
@@ -181,7 +196,7 @@ static inline int gen_code(uint64_t seq, int type)
 /* Moves the block to generation @seq of its type: at the head, or the tail with @at_tail. */
 static void gen_move(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, uint64_t seq, int at_tail)
 {
-	int type = ((z->lru[idx] & PS_LRUF_LIST) - PS_LRU_GEN_CODE) & 1;
+	int type = code_type(z->lru[idx] & PS_LRUF_LIST);
 
 	lru_unlink(mm, z, idx);
 	lru_link(mm, z, idx, gen_code(seq, type), at_tail);
@@ -212,10 +227,10 @@ static long gen_pages(const struct ps_lrugen *lg, uint64_t seq, int type)
 static void lru_gen_add(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int lru)
 {
 	struct ps_lrugen *lg = &mm->node[z->node].lru.gen;
-	int type = lru == PS_LRU_INACTIVE_FILE || lru == PS_LRU_ACTIVE_FILE ? PS_LRU_GEN_FILE : PS_LRU_GEN_ANON;
+	int type = file_lru(lru) ? PS_LRU_GEN_FILE : PS_LRU_GEN_ANON;
 	uint64_t seq;
 
-	if (lru == PS_LRU_ACTIVE_ANON || lru == PS_LRU_ACTIVE_FILE || type == PS_LRU_GEN_ANON ||
+	if (active_lru(lru) || type == PS_LRU_GEN_ANON ||
 	    (z->lru[idx] & PS_LRUF_MAPPED))
 		seq = lg->max_seq;
 	else if (lg->min_seq[type] + PS_MIN_NR_GENS >= lg->max_seq)
@@ -242,13 +257,12 @@ void ps_lru_add(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int lru, unsi
 void ps_lru_add_start(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int lru, unsigned int flags)
 {
 	const struct ps_lrugen *lg = &mm->node[z->node].lru.gen;
-	int active = lru == PS_LRU_ACTIVE_ANON || lru == PS_LRU_ACTIVE_FILE;
 
 	ps_lru_add(mm, z, idx, lru, flags);
 	if (!lru_gen_on(mm) || !z->lru || !code_is_gen(z->lru[idx] & PS_LRUF_LIST))
 		return;
 	/* active: the older of the two generations that count as active; inactive: the oldest */
-	gen_move(mm, z, idx, active ? lg->max_seq - 1 : lg->min_seq[((z->lru[idx] & PS_LRUF_LIST) - PS_LRU_GEN_CODE) & 1], 0);
+	gen_move(mm, z, idx, active_lru(lru) ? lg->max_seq - 1 : lg->min_seq[code_type(z->lru[idx] & PS_LRUF_LIST)], 0);
 }
 
 void ps_lru_activate(struct ps_mm *mm, struct ps_zone *z, uint32_t idx)
@@ -282,7 +296,7 @@ int ps_lru_list(const struct ps_zone *z, uint32_t idx)
 	int code = z->lru ? z->lru[idx] & PS_LRUF_LIST : 0;
 
 	if (code_is_gen(code))
-		return ((code - PS_LRU_GEN_CODE) & 1) == PS_LRU_GEN_FILE ? PS_LRU_INACTIVE_FILE : PS_LRU_INACTIVE_ANON;
+		return code_type(code) == PS_LRU_GEN_FILE ? PS_LRU_INACTIVE_FILE : PS_LRU_INACTIVE_ANON;
 	return code - 1;
 }
 
@@ -290,16 +304,14 @@ uint64_t ps_lru_pages(const struct ps_mm *mm, int node, int l)
 {
 	const struct ps_lruvec *lv = &mm->node[node].lru;
 	const struct ps_lrugen *lg = &lv->gen;
-	int type, active;
+	int type = file_lru(l) ? PS_LRU_GEN_FILE : PS_LRU_GEN_ANON;
 	uint64_t n = 0;
 
 	if (!lru_gen_on(mm) || l == PS_LRU_UNEVICTABLE)
 		return lv->nr[l];
 	/* lru_gen_update_size: the two youngest generations count as active */
-	type = l == PS_LRU_INACTIVE_FILE || l == PS_LRU_ACTIVE_FILE ? PS_LRU_GEN_FILE : PS_LRU_GEN_ANON;
-	active = l == PS_LRU_ACTIVE_ANON || l == PS_LRU_ACTIVE_FILE;
 	for (uint64_t seq = lg->min_seq[type]; seq <= lg->max_seq; seq++)
-		if ((seq + 1 >= lg->max_seq) == active)
+		if ((seq + 1 >= lg->max_seq) == active_lru(l))
 			n += (uint64_t)gen_pages(lg, seq, type);
 	return n;
 }
@@ -338,11 +350,6 @@ static int inactive_is_low(const struct ps_lruvec *lv, int inactive_lru)
 
 /* ---- shrink_node ---- */
 
-static int file_lru(int l)
-{
-	return l == PS_LRU_INACTIVE_FILE || l == PS_LRU_ACTIVE_FILE;
-}
-
 /*
  * lru_gen_shrink_node (6.3+, the multi-generational LRU on): reclaim that
  * may not write or unmap is refused outright ("unmapped clean folios are
@@ -372,7 +379,7 @@ static void scan_prepare(struct ps_mm *mm, int node, struct ps_scan_control *sc)
 	sc->mg_in_batch = 0;
 	sc->mg_scanned = 0;
 	sc->mg_done = lru_gen_refuses(mm, sc);
-	if (lru_gen_refuses(mm, sc) || lru_gen_on(mm))
+	if (sc->mg_done || lru_gen_on(mm))
 		return;
 	for (int l = 0; l < PS_LRU_UNEVICTABLE; l++)
 		if (file_lru(l) || anon)
@@ -651,22 +658,20 @@ static int scan_folios_one(struct ps_mm *mm, int node, struct ps_scan_control *s
 	struct ps_lrugen *lg = &mm->node[node].lru.gen;
 	int type = sc->mg_type, gen = (int)(lg->min_seq[type] % PS_MAX_NR_GENS);
 	struct ps_zone *z;
-	uint32_t idx;
+	uint32_t idx, tail;
 	long n;
 
 	if (get_nr_gens(lg, type) == PS_MIN_NR_GENS)
 		return -1;
 	for (;;) {
-		int t;
-
 		if (!sc->mg_zone_i || !sc->mg_remaining || sc->mg_isolated >= PS_MIN_LRU_BATCH)
 			return -1;
-		t = (sc->reclaim_idx + sc->mg_zone_i) % PS_ZONE_NR;
-		if (lg->tail[gen][type][t] != PS_NIL)
+		tail = lg->tail[gen][type][(sc->reclaim_idx + sc->mg_zone_i) % PS_ZONE_NR];
+		if (tail != PS_NIL)
 			break;
 		sc->mg_zone_i--;
 	}
-	z = ps_mm_zone_of_global(mm, lg->tail[gen][type][(sc->reclaim_idx + sc->mg_zone_i) % PS_ZONE_NR], &idx);
+	z = ps_mm_zone_of_global(mm, tail, &idx);
 	n = block_pages(z, idx);
 	sc->mg_batch_scanned += n;
 	sc->mg_remaining--;
@@ -774,7 +779,7 @@ static int shrink_step(struct ps_mm *mm, int node, struct ps_scan_control *sc)
 			sc->cur = l;
 			sc->batch_left = sc->scan[l] < PS_SWAP_CLUSTER_MAX ? sc->scan[l] : PS_SWAP_CLUSTER_MAX;
 			sc->scan[l] -= sc->batch_left;
-			if (l == PS_LRU_ACTIVE_ANON || l == PS_LRU_ACTIVE_FILE) {
+			if (active_lru(l)) {
 				if (inactive_is_low(&mm->node[node].lru, l - 1))
 					shrink_active(mm, node, l, sc->batch_left);
 				sc->batch_left = 0;

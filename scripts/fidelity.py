@@ -27,7 +27,7 @@ kswapd.wake_latency_us on the 2-node runs and the repeats), lock (docs/lock-mode
 lockstat's sections and cache-line transfers per layout, simulate mode across pcp.batch).  --markdown
 puts a heading and the command before each section's tables.  Every number comes from running pagesim.
 """
-import argparse, glob, os, subprocess, sys
+import argparse, glob, os, re, subprocess, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 ap = argparse.ArgumentParser()
@@ -421,7 +421,7 @@ if want("lock"):
             print(f"| pcp.batch={b}, pcp.high={6 * b} | {m['zone_lock_acquisitions']} | {m['pcp_pages_held_avg']} |")
         print()
 
-# testdata/reclaim: 30 runs with the LRU and reclaim events, 3 repeats of each setup; the kernel,
+# testdata/reclaim: runs with the LRU and reclaim events, 3 to 20 repeats of each setup; the kernel,
 # nodes, workload and policy of each from the README's table
 RECLAIM = os.path.join(a.testdata, "reclaim")
 RC = ("numa_miss", "node0.numa_hit", "pgsteal_kswapd", "pgsteal_direct", "extfrag_events")
@@ -479,6 +479,12 @@ def setups(runs):
             by[key] = {}
         by[key].setdefault(r[2], []).append(r)
     order.sort(key=lambda x: (x[0], x[1] != "mixed", x[3], x[2] != "defaults", x[2]))
+    # each series by its repeat number (the README sorts r10 before r2), so that a table's "rN"
+    # is the run named ..._rN
+    for kerns in by.values():
+        for rs in kerns.values():
+            rs.sort(key=lambda r: int(re.search(r"_r(\d+)$", r[0]).group(1)))
+            assert all(r[0].endswith(f"_r{i + 1}") for i, r in enumerate(rs)), [r[0] for r in rs]
     return order, by
 
 KERNELS = ("6.1", "6.12")
@@ -589,9 +595,9 @@ if want("reclaim-predict"):
     # kernel change / its standard error: how far the change between the groups' means stands
     # out of the repeats' own spread (about 2 or more: more than chance)
     print("| kernel | nodes | ring buffer | from | replayed with | kernel mean numa_miss: from | to | kernel change | "
-          "kernel change / its standard error | model mean: recorded policy | changed policy | model change | direction | model / kernel |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    agree = total = unclear = unclear_same = 0
+          "kernel change / its standard error | kernel change ± 2 standard errors | model mean: recorded policy | changed policy | model change | direction | model / kernel |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    agree = total = unclear = unclear_same = unclear_inside = 0
     reclaim_rows = []
     for kern in KERNELS:
         for nodes in sorted({key[0] for key in order}):
@@ -621,15 +627,20 @@ if want("reclaim-predict"):
                     total += clear
                     unclear += not clear
                     unclear_same += same and not clear
+                    # where the kernel's change has no established sign, what can be asked of
+                    # the model is a change inside the kernel's interval
+                    lo, hi = (kt - kf - 2 * se) / kf, (kt - kf + 2 * se) / kf
+                    unclear_inside += not clear and lo <= mc <= hi
                     if knob == "vm.zone_reclaim_mode" and setv == "1":
                         kd = mean([rc_kernel(r[1])["pgsteal_direct"] for r in to])
                         md = mean([ensemble(r[1], "--set", f"{knob}={setv}")["pgsteal_direct"][0] for r in frm])
                         reclaim_rows.append(f"| {kern} | {nodes} | {key[3]} | {kd:.0f} | {md:.0f} | {pct(md, kd)} |")
                     print(f"| {kern} | {nodes} | {key[3]} | {'defaults' if frm is base else key[2]} | {knob}={setv} | {kf:.0f} | {kt:.0f} | "
-                          f"{100 * kc:+.1f}% | {(kt - kf) / se:+.1f} | {mf:.0f} | {mt:.0f} | {100 * mc:+.1f}% | {'same' if same else '**none**' if mc == 0 else '**opposite**'}{'' if clear else ' (kernel within its spread)'} | "
+                          f"{100 * kc:+.1f}% | {(kt - kf) / se:+.1f} | {100 * lo:+.1f}%..{100 * hi:+.1f}% | {mf:.0f} | {mt:.0f} | {100 * mc:+.1f}% | {'same' if same else '**none**' if mc == 0 else '**opposite**'}{'' if clear else ' (kernel within its spread)'} | "
                           f"{mc / kc:.2f} |")
     print(f"\nDirection agreed on {agree} of {total} predictions whose kernel change is beyond two standard errors; "
-          f"{unclear} more are within the kernel's spread (the model's sign the kernel's on {unclear_same})\n")
+          f"{unclear} more are within the kernel's spread (the model's sign the kernel's on {unclear_same}, "
+          f"the model's change inside the kernel's interval on {unclear_inside})\n")
     # the node reclaim itself: pgsteal_direct of the runs under the defaults replayed with
     # vm.zone_reclaim_mode=1, against the kernel's mean over its mode-1 runs
     print("| kernel | nodes | ring buffer | kernel mean pgsteal_direct, vm.zone_reclaim_mode=1 | model mean, defaults replayed with vm.zone_reclaim_mode=1 | difference |")

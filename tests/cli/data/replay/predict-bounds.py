@@ -23,7 +23,7 @@ RECLAIM = [("6.1", "2", B32), ("6.1", "4", "16 MiB*")]
 pred, recl = {}, {}
 for line in out.splitlines():
     f = [x.strip() for x in line.strip().strip("|").split("|")]
-    if len(f) == 14 and f[0] in ("6.1", "6.12"):
+    if len(f) == 15 and f[0] in ("6.1", "6.12"):
         pred[tuple(f[:5])] = f
     elif len(f) == 6 and f[0] in ("6.1", "6.12"):
         recl[tuple(f[:3])] = f
@@ -37,7 +37,7 @@ for k in HELD:
     if not f:
         bad += check(k, False, "no prediction")
         continue
-    kfrom, kto, mfrom, mto = (float(f[i]) for i in (5, 6, 9, 10))
+    kfrom, kto, mfrom, mto = (float(f[i]) for i in (5, 6, 10, 11))
     kc, mc = (kto - kfrom) / kfrom, (mto - mfrom) / mfrom
     ok = (kc > 0) == (mc > 0) and abs(mc - kc) <= 0.3 * abs(kc)
     if k[4] == "vm.zone_reclaim_mode=1":

@@ -238,8 +238,9 @@ recorded as `BUFKB=16384 run_vm.sh RUN 2n mixed SYSCTLS hextra=1 hbufcpu=0:32768
 ring buffer marked "*" is not stored in the file: it is what the run's node 0 `MemFree` at the
 start says (112-125 MiB: 32 MiB on CPUs 0-1; 138 MiB or more: 16 MiB); "?": not known. Runs with
 an inferred buffer and runs with a stored one are not pooled as repeats of one setup: the 6.12
-`zrm1` runs of the two kinds differ beyond their spread (`numa_miss` 43,878-49,839 against
-48,655-62,805; `pgsteal_kswapd` 26,589-30,141 against 17,976-22,233).
+`zrm1` runs of the two kinds differ beyond their spread (`numa_miss` 47,073 on average over 3
+runs against 53,107 over 20, 2.6 standard errors apart; `pgsteal_kswapd` 27,870 against 23,084,
+3.4).
 
 Two kernels: Debian's 6.1 (`6.1.0-57-amd64`, the classic LRU: lru_gen 0x0000) and 6.12
 (`6.12.*`, multi-generational LRU on: lru_gen 0x0007, where `mm_lru_activate` never fires and

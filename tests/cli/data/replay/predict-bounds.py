@@ -3,7 +3,9 @@
 # section that the model is held to, checked against the kernel by their bounds rather than by
 # their figures: the kernel's sign and a size within 30% of the kernel's change; for
 # vm.zone_reclaim_mode 0 -> 1 also the predicted numa_miss within 30% of the kernel's mode-1 mean;
-# and the node reclaim predicted under mode 1 (pgsteal_direct) within 30% of the kernel's.
+# the node reclaim predicted under mode 1 (pgsteal_direct) within 30% of the kernel's; and where
+# the kernel's own change is within its spread, the model's change inside the kernel's interval of
+# two standard errors.
 import subprocess, sys
 
 src, bindir = sys.argv[1], sys.argv[2]
@@ -19,6 +21,12 @@ HELD = [("6.1", "2", B32, "defaults", "vm.zone_reclaim_mode=1"),
         ("6.1", "2", "16 MiB*", "defaults", "vm.watermark_boost_factor=0"),
         ("6.1", "2", "16 MiB*", "vm.watermark_boost_factor=0", "vm.watermark_boost_factor=15000")]
 RECLAIM = [("6.1", "2", B32), ("6.1", "4", "16 MiB*")]
+# 6.12's zone_reclaim_mode, whose node reclaim under the multi-generational LRU reclaims nothing:
+# the kernel's change between its means is within two standard errors of its repeats, and the
+# model's change is held inside that interval (replayed with the classic LRU's rules instead, the
+# 20 default runs predict -80.8% for 0 -> 1)
+INSIDE = [("6.12", "2", B32, "defaults", "vm.zone_reclaim_mode=1"),
+          ("6.12", "2", B32, "vm.zone_reclaim_mode=1", "vm.zone_reclaim_mode=0")]
 
 pred, recl = {}, {}
 for line in out.splitlines():
@@ -43,6 +51,16 @@ for k in HELD:
     if k[4] == "vm.zone_reclaim_mode=1":
         ok = ok and abs(mto - kto) <= 0.3 * kto
     bad += check(k, ok, f"kernel {100 * kc:+.1f}%, model {100 * mc:+.1f}%, numa_miss under the new policy {kto:.0f} / {mto:.0f}")
+for k in INSIDE:
+    f = pred.get(k)
+    if not f:
+        bad += check(k, False, "no prediction")
+        continue
+    kfrom, kto, ratio, mfrom, mto = (float(f[i]) for i in (5, 6, 8, 10, 11))
+    lo, hi = (float(x.rstrip("%")) / 100 for x in f[9].split(".."))
+    mc = (mto - mfrom) / mfrom
+    bad += check(k, abs(ratio) < 2 and lo <= mc <= hi,
+                 f"kernel {100 * (kto - kfrom) / kfrom:+.1f}% ({ratio:+.1f} standard errors, interval {f[9]}), model {100 * mc:+.1f}%")
 for k in RECLAIM:
     f = recl.get(k)
     if not f:
@@ -50,5 +68,6 @@ for k in RECLAIM:
         continue
     kd, md = float(f[3]), float(f[4])
     bad += check(k, abs(md - kd) <= 0.3 * kd, f"pgsteal_direct under mode 1, kernel {kd:.0f}, model {md:.0f}")
-print(f"{len(HELD) + len(RECLAIM) - bad} of {len(HELD) + len(RECLAIM)} predictions within their bounds")
+n = len(HELD) + len(INSIDE) + len(RECLAIM)
+print(f"{n - bad} of {n} predictions within their bounds")
 sys.exit(1 if bad else 0)

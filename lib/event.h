@@ -68,6 +68,17 @@ enum ps_lru {
 	PS_NR_LRU
 };
 
+/* is_file_lru(), is_active_lru() */
+static inline int ps_is_file_lru(int l)
+{
+	return l == PS_LRU_INACTIVE_FILE || l == PS_LRU_ACTIVE_FILE;
+}
+
+static inline int ps_is_active_lru(int l)
+{
+	return l == PS_LRU_ACTIVE_ANON || l == PS_LRU_ACTIVE_FILE;
+}
+
 /* mm_lru_insertion's flags (PAGEMAP_* of include/trace/events/pagemap.h) */
 #define PS_PAGEMAP_MAPPED	0x0001u	/* "M" */
 #define PS_PAGEMAP_ANONYMOUS	0x0002u	/* "a", else "f" */

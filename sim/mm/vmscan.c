@@ -88,16 +88,6 @@ static inline int code_type(int code)
 	return (code - PS_LRU_GEN_CODE) & 1;
 }
 
-static inline int file_lru(int l)
-{
-	return l == PS_LRU_INACTIVE_FILE || l == PS_LRU_ACTIVE_FILE;
-}
-
-static inline int active_lru(int l)
-{
-	return l == PS_LRU_ACTIVE_ANON || l == PS_LRU_ACTIVE_FILE;
-}
-
 /* The head and tail words of the list a block of zone type @t with LRU code @code is on. */
 static inline uint32_t *list_ends(struct ps_lruvec *lv, int code, int t, uint32_t **tail)
 {
@@ -119,7 +109,7 @@ static void list_count(struct ps_lruvec *lv, const struct ps_zone *z, uint32_t i
 		file = code_type(code) == PS_LRU_GEN_FILE;
 		lv->gen.nr_pages[code_gen(code)][code_type(code)][z->type] += n;
 	} else {
-		file = file_lru(code - 1);
+		file = ps_is_file_lru(code - 1);
 		lv->nr[code - 1] += (uint64_t)n;
 		lv->zone_nr[z->type][code - 1] += (uint64_t)n;
 	}
@@ -227,10 +217,10 @@ static long gen_pages(const struct ps_lrugen *lg, uint64_t seq, int type)
 static void lru_gen_add(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int lru)
 {
 	struct ps_lrugen *lg = &mm->node[z->node].lru.gen;
-	int type = file_lru(lru) ? PS_LRU_GEN_FILE : PS_LRU_GEN_ANON;
+	int type = ps_is_file_lru(lru) ? PS_LRU_GEN_FILE : PS_LRU_GEN_ANON;
 	uint64_t seq;
 
-	if (active_lru(lru) || type == PS_LRU_GEN_ANON ||
+	if (ps_is_active_lru(lru) || type == PS_LRU_GEN_ANON ||
 	    (z->lru[idx] & PS_LRUF_MAPPED))
 		seq = lg->max_seq;
 	else if (lg->min_seq[type] + PS_MIN_NR_GENS >= lg->max_seq)
@@ -262,7 +252,7 @@ void ps_lru_add_start(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int lru
 	if (!lru_gen_on(mm) || !z->lru || !code_is_gen(z->lru[idx] & PS_LRUF_LIST))
 		return;
 	/* active: the older of the two generations that count as active; inactive: the oldest */
-	gen_move(mm, z, idx, active_lru(lru) ? lg->max_seq - 1 : lg->min_seq[code_type(z->lru[idx] & PS_LRUF_LIST)], 0);
+	gen_move(mm, z, idx, ps_is_active_lru(lru) ? lg->max_seq - 1 : lg->min_seq[code_type(z->lru[idx] & PS_LRUF_LIST)], 0);
 }
 
 void ps_lru_activate(struct ps_mm *mm, struct ps_zone *z, uint32_t idx)
@@ -304,14 +294,14 @@ uint64_t ps_lru_pages(const struct ps_mm *mm, int node, int l)
 {
 	const struct ps_lruvec *lv = &mm->node[node].lru;
 	const struct ps_lrugen *lg = &lv->gen;
-	int type = file_lru(l) ? PS_LRU_GEN_FILE : PS_LRU_GEN_ANON;
+	int type = ps_is_file_lru(l) ? PS_LRU_GEN_FILE : PS_LRU_GEN_ANON;
 	uint64_t n = 0;
 
 	if (!lru_gen_on(mm) || l == PS_LRU_UNEVICTABLE)
 		return lv->nr[l];
 	/* lru_gen_update_size: the two youngest generations count as active */
 	for (uint64_t seq = lg->min_seq[type]; seq <= lg->max_seq; seq++)
-		if ((seq + 1 >= lg->max_seq) == active_lru(l))
+		if ((seq + 1 >= lg->max_seq) == ps_is_active_lru(l))
 			n += (uint64_t)gen_pages(lg, seq, type);
 	return n;
 }
@@ -382,7 +372,7 @@ static void scan_prepare(struct ps_mm *mm, int node, struct ps_scan_control *sc)
 	if (sc->mg_done || lru_gen_on(mm))
 		return;
 	for (int l = 0; l < PS_LRU_UNEVICTABLE; l++)
-		if (file_lru(l) || anon)
+		if (ps_is_file_lru(l) || anon)
 			sc->scan[l] = lru_size(lv, l, sc->reclaim_idx) >> sc->priority;
 }
 
@@ -779,7 +769,7 @@ static int shrink_step(struct ps_mm *mm, int node, struct ps_scan_control *sc)
 			sc->cur = l;
 			sc->batch_left = sc->scan[l] < PS_SWAP_CLUSTER_MAX ? sc->scan[l] : PS_SWAP_CLUSTER_MAX;
 			sc->scan[l] -= sc->batch_left;
-			if (active_lru(l)) {
+			if (ps_is_active_lru(l)) {
 				if (inactive_is_low(&mm->node[node].lru, l - 1))
 					shrink_active(mm, node, l, sc->batch_left);
 				sc->batch_left = 0;

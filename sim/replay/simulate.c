@@ -163,7 +163,7 @@ static int kernel_reclaim_free(struct ps_replay *r, const struct ps_event *ev, u
 		if (!rp_kernel_reclaimed(r, tg, ev->order))
 			return 0;
 	} else {
-		file = ps_lru_list(z, idx) == PS_LRU_INACTIVE_FILE || ps_lru_list(z, idx) == PS_LRU_ACTIVE_FILE;
+		file = ps_is_file_lru(ps_lru_list(z, idx));
 		if (!file || !(ev->task == PS_TASK_KSWAPD ||
 			       (r->o.recorded.zone_reclaim_mode != PS_UNSET && (r->o.recorded.zone_reclaim_mode & 1))))
 			return 0;

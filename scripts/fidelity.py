@@ -17,7 +17,8 @@ predicted from one run vs the kernel's change between two runs), endfree (each z
 at the end, follow and simulate mode against the kernel's after/ zoneinfo), reclaim (testdata/reclaim:
 simulate mode under each run's recorded policy, placement and reclaim against the kernel),
 reclaim-groups (the same per group of three repeats: means, the kernel's spread over the repeats and
-the model's over --ensemble 8), reclaim-predict (a policy change predicted from each group's runs
+the model's over --ensemble 8), reclaim-zones (the pages reclaim took per zone, the kernel's and the
+model's, means per group), reclaim-predict (a policy change predicted from each group's runs
 against the kernel's change between the groups' means): the default set.
 Not in the default set: sensitivity (simulate-mode numa_miss across kswapd's reclaim speed),
 wsf-sweep (numa_miss from both wsf recordings across vm.watermark_scale_factor 10..200), repeats
@@ -111,6 +112,7 @@ TITLES = {
     "reclaim-follow": "Reclaim runs: follow mode",
     "reclaim": "Reclaim runs: simulate mode under the recorded policy",
     "reclaim-groups": "Reclaim runs: means and spread over the repeats",
+    "reclaim-zones": "Reclaim runs: where reclaim takes its pages",
     "reclaim-predict": "Reclaim runs: predicting a policy change",
 }
 def want(name):
@@ -121,7 +123,7 @@ def want(name):
         print(f"## {TITLES[name]}\n\n`scripts/fidelity.py --section {name}`\n")
     return True
 sections = a.section or ["stat", "follow", "pcp", "sim-numa", "extfrag", "wsf", "endfree",
-                         "reclaim-follow", "reclaim", "reclaim-groups", "reclaim-predict"]
+                         "reclaim-follow", "reclaim", "reclaim-groups", "reclaim-zones", "reclaim-predict"]
 
 def zoneinfo_free(path):
     """{"node0.Normal": pages free} of a /proc/zoneinfo, populated zones only."""
@@ -585,6 +587,40 @@ if want("reclaim-groups"):
                 cells += [f"{km:.0f} ({min(kx)}..{max(kx)}, {sd(kx):.0f})", f"{mm:.0f} ({pct(mm, km)})",
                           f"{em:.0f} ± {es:.0f}", pct(em, km)]
             print(f"| {setup_label(*key)} | {c} | " + " | ".join(cells) + " |")
+    print()
+    # how well the ensemble's spread covers the kernel: a run whose kernel value lies within two of
+    # its members' standard deviations of their mean
+    for kern in KERNELS:
+        rs = [r for r in runs if r[2] == kern]
+        inside = sum(abs(rc_kernel(r[1])["numa_miss"] - ens[r[0]]["numa_miss"][0]) <= 2 * ens[r[0]]["numa_miss"][1] for r in rs)
+        print(f"{kern}: the kernel's numa_miss within two standard deviations of the ensemble's mean on {inside} of {len(rs)} runs\n")
+
+if want("reclaim-zones"):
+    # the pages each zone gave to reclaim: the kernel's (its reclaimers' page-cache deletions,
+    # trace_reclaimed_pages) against the model's (model_reclaimed_pages: kswapd, direct and node
+    # reclaim), means over each setup's repeats, single replays under the recorded policy
+    runs = reclaim_runs()
+    order, by = setups(runs)
+    sim = {r[0]: kv(run("replay", "-q", "--mode", "simulate", r[1])) for r in runs}
+    print("| setup | zone | " + " | ".join(f"{k}: kernel | model" for k in KERNELS) + " |")
+    print("|---|---|" + "---|" * (2 * len(KERNELS)))
+    for key in order:
+        zones = sorted({n[len("trace_reclaimed_pages."):] for r in runs for n in sim[r[0]] if n.startswith("trace_reclaimed_pages.")},
+                       key=lambda z: (int(z[4:z.index(".")]), ("DMA", "DMA32", "Normal", "Movable").index(z[z.index(".") + 1:])
+                                      if z[z.index(".") + 1:] in ("DMA", "DMA32", "Normal", "Movable") else 9))
+        for z in zones:
+            cells, used = [], False
+            for kern in KERNELS:
+                rs = by[key].get(kern, [])
+                if not rs or f"trace_reclaimed_pages.{z}" not in sim[rs[0][0]]:
+                    cells += ["–", "–"]
+                    continue
+                km = mean([sim[r[0]][f"trace_reclaimed_pages.{z}"] for r in rs])
+                mm = mean([sim[r[0]][f"model_reclaimed_pages.{z}"] for r in rs])
+                used = used or km > 0 or mm > 0
+                cells += [f"{km:.0f}", f"{mm:.0f} ({mm - km:+.0f})"]
+            if used:
+                print(f"| {setup_label(*key)} | {z} | " + " | ".join(cells) + " |")
     print()
 
 if want("reclaim-predict"):

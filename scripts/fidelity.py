@@ -451,6 +451,19 @@ def rc_kernel(path):
         _rc_cache[path] = k
     return _rc_cache[path]
 
+_sim_cache = {}
+def simulated(path):
+    """replay --mode simulate's counters of a reclaim run under its recorded policy."""
+    if path not in _sim_cache:
+        _sim_cache[path] = kv(run("replay", "-q", "--mode", "simulate", path))
+    return _sim_cache[path]
+
+ZONE_TYPES = ("DMA", "DMA32", "Normal", "Movable")
+def zone_order(name):
+    """Sort key of "node0.DMA32": node, then zone type."""
+    node, zone = name.split(".", 1)
+    return int(node[4:]), ZONE_TYPES.index(zone) if zone in ZONE_TYPES else len(ZONE_TYPES)
+
 _ens_cache = {}
 def ensemble(path, *extra):
     """{counter: (mean, stddev)} of replay --ensemble 8."""
@@ -537,7 +550,7 @@ if want("reclaim-follow"):
 if want("reclaim"):
     runs = reclaim_runs()
     order, by = setups(runs)
-    sim = {r[0]: kv(run("replay", "-q", "--mode", "simulate", r[1])) for r in runs}
+    sim = {r[0]: simulated(r[1]) for r in runs}
     within = {k: [0, 0] for k in KERNELS}
     for cols, title in ((RC[:2], "placement"), (RC[2:], "reclaim and fragmentation")):
         print(f"Kernel / model (difference), {title}:\n")
@@ -566,7 +579,7 @@ if want("reclaim-groups"):
     runs = reclaim_runs()
     order, by = setups(runs)
     ens = {r[0]: ensemble(r[1]) for r in runs}
-    sim = {r[0]: kv(run("replay", "-q", "--mode", "simulate", r[1])) for r in runs}
+    sim = {r[0]: simulated(r[1]) for r in runs}
     # per setup and kernel, over the three repeats: the kernel's mean, min..max and stddev; the model's
     # mean of the three single replays, and of the three --ensemble 8 means with their stddev averaged
     print("| setup | counter | " + " | ".join(f"{k}: kernel mean (min..max, sd) | model | ensemble mean ± sd | ensemble diff" for k in KERNELS) + " |")
@@ -601,22 +614,21 @@ if want("reclaim-zones"):
     # reclaim), means over each setup's repeats, single replays under the recorded policy
     runs = reclaim_runs()
     order, by = setups(runs)
-    sim = {r[0]: kv(run("replay", "-q", "--mode", "simulate", r[1])) for r in runs}
+    sim = {r[0]: simulated(r[1]) for r in runs}
+    zones = sorted({n[len("trace_reclaimed_pages."):] for r in runs for n in sim[r[0]] if n.startswith("trace_reclaimed_pages.")},
+                   key=zone_order)
     print("| setup | zone | " + " | ".join(f"{k}: kernel | model" for k in KERNELS) + " |")
     print("|---|---|" + "---|" * (2 * len(KERNELS)))
     for key in order:
-        zones = sorted({n[len("trace_reclaimed_pages."):] for r in runs for n in sim[r[0]] if n.startswith("trace_reclaimed_pages.")},
-                       key=lambda z: (int(z[4:z.index(".")]), ("DMA", "DMA32", "Normal", "Movable").index(z[z.index(".") + 1:])
-                                      if z[z.index(".") + 1:] in ("DMA", "DMA32", "Normal", "Movable") else 9))
         for z in zones:
             cells, used = [], False
             for kern in KERNELS:
                 rs = by[key].get(kern, [])
-                if not rs or f"trace_reclaimed_pages.{z}" not in sim[rs[0][0]]:
+                if not rs:
                     cells += ["–", "–"]
                     continue
-                km = mean([sim[r[0]][f"trace_reclaimed_pages.{z}"] for r in rs])
-                mm = mean([sim[r[0]][f"model_reclaimed_pages.{z}"] for r in rs])
+                km = mean([sim[r[0]].get(f"trace_reclaimed_pages.{z}", 0) for r in rs])
+                mm = mean([sim[r[0]].get(f"model_reclaimed_pages.{z}", 0) for r in rs])
                 used = used or km > 0 or mm > 0
                 cells += [f"{km:.0f}", f"{mm:.0f} ({mm - km:+.0f})"]
             if used:

@@ -61,6 +61,13 @@ def kv(text):
                 pass
     return d
 
+_replay_cache = {}
+def replayed(*args):
+    """kv() of `pagesim replay -q ARGS`: each distinct command runs once (the replays are deterministic)."""
+    if args not in _replay_cache:
+        _replay_cache[args] = kv(run("replay", "-q", *args))
+    return _replay_cache[args]
+
 def kernel_delta(run_dir):
     d = {}
     for part in ("before", "after"):
@@ -152,8 +159,8 @@ if want("follow"):
     print("| run | events | defects | defects % | invisible pages | isolated pages | pcp resyncs | numa_hit trace+invisible / kernel | pgalloc (all zones) trace+invisible / kernel |")
     print("|---|---|---|---|---|---|---|---|---|")
     for t in recorded + own:
-        f = kv(run("replay", "-q", "--mode", "follow", trace(t)))
-        ff = kv(run("replay", "-q", "--mode", "follow", "--fold-invisible", trace(t)))
+        f = replayed("--mode", "follow", trace(t))
+        ff = replayed("--mode", "follow", "--fold-invisible", trace(t))
         k = kernel_delta(tpath(t))
         ev = sum(v for n, v in f.items() if n.startswith("events_mm_"))
         pa = sum(ff[z] for z in ("pgalloc_dma", "pgalloc_dma32", "pgalloc_normal", "pgalloc_movable"))
@@ -189,7 +196,7 @@ if want("pcp"):
     print("| run | refills: model / trace | drains: model / trace |")
     print("|---|---|---|")
     for t, src in [(t, trace(t)) for t in recorded + own] + repeats():
-        f = kv(run("replay", "-q", "--mode", "follow", src))
+        f = replayed("--mode", "follow", src)
         print(f"| {t} | {f['model_pcp_refills']} / {f['trace_pcp_refill_sections']} ({pct(f['model_pcp_refills'], f['trace_pcp_refill_sections'])}) | "
               f"{f['model_pcp_drains']} / {f['trace_pcp_drain_sections']} ({pct(f['model_pcp_drains'], f['trace_pcp_drain_sections'])}) |")
     print()
@@ -199,8 +206,8 @@ if want("sim-numa"):
     print("|---|---|---|---|---|---|---|")
     kswapd_rows = []
     for t in [t for t in recorded if t.startswith("numa")]:
-        s = kv(run("replay", "-q", "--mode", "simulate", trace(t)))
-        u = kv(run("replay", "-q", "--mode", "simulate", "--untraced-use", trace(t)))
+        s = replayed("--mode", "simulate", trace(t))
+        u = replayed("--mode", "simulate", "--untraced-use", trace(t))
         k = kernel_delta(tpath(t))
         for n in sorted({x.split(".")[0] for x in s if x.startswith("node")}):
             for c in ("numa_hit", "numa_miss", "numa_foreign", "local_node", "other_node"):
@@ -261,8 +268,8 @@ if want("wsf"):
         if rec not in recorded or other not in recorded:
             continue
         k1, k2 = kernel_delta(tpath(rec)), kernel_delta(tpath(other))
-        m1 = kv(run("replay", "-q", "--mode", "simulate", trace(rec)))
-        m2 = kv(run("replay", "-q", "--mode", "simulate", "--set", f"vm.watermark_scale_factor={wsf}", trace(rec)))
+        m1 = replayed("--mode", "simulate", trace(rec))
+        m2 = replayed("--mode", "simulate", "--set", f"vm.watermark_scale_factor={wsf}", trace(rec))
         for c in ("numa_miss", "numa_local", "node0.local_node", "node1.other_node"):
             print(f"| {rec} replayed with wsf {wsf} | {c} | {k1[c]} | {k2[c]} | {pct(k2[c], k1[c])} | {m1[c]} | {m2[c]} | {pct(m2[c], m1[c])} |")
     print()
@@ -275,8 +282,8 @@ if want("wsf-sweep"):
     print("|---|---|" + "---|" * len(ws))
     for t in runs:
         k = kernel_delta(tpath(t))["numa_miss"]
-        m = [kv(run("replay", "-q", "--mode", "simulate", "--set", f"vm.watermark_scale_factor={w}",
-                    trace(t))) for w in ws]
+        m = [replayed("--mode", "simulate", "--set", f"vm.watermark_scale_factor={w}",
+                      trace(t)) for w in ws]
         print(f"| {t} | {k} | " + " | ".join(f"{v['numa_miss']} ({v['model_kswapd_awake_ms.node0']} ms, "
                                              f"{v['model_kswapd_reclaimed_pages.node0']})" for v in m) + " |")
     print()
@@ -299,7 +306,7 @@ if want("repeats"):
     print("|---|---|---|---|---|---|---|---|---|---|")
     within = 0
     for name, w, path, k, steal in runs:
-        m = kv(run("replay", "-q", "--mode", "simulate", path))
+        m = replayed("--mode", "simulate", path)
         within += both_within_5(m, k)
         print(f"| {name} | {w} | {k['numa_miss']} | {steal} | {m['numa_miss']} | {pct(m['numa_miss'], k['numa_miss'])} | "
               f"{k['node0.numa_hit']} | {m['node0.numa_hit']} | {pct(m['node0.numa_hit'], k['node0.numa_hit'])} | "
@@ -313,8 +320,8 @@ if want("repeats"):
         group = [r for r in runs if r[1] == w]
         if not group:
             continue
-        own = [kv(run("replay", "-q", "--mode", "simulate", r[2]))["numa_miss"] for r in group]
-        oth = [kv(run("replay", "-q", "--mode", "simulate", "--set", f"vm.watermark_scale_factor={other}", r[2]))["numa_miss"] for r in group]
+        own = [replayed("--mode", "simulate", r[2])["numa_miss"] for r in group]
+        oth = [replayed("--mode", "simulate", "--set", f"vm.watermark_scale_factor={other}", r[2])["numa_miss"] for r in group]
         mo, mt = sum(own) / len(own), sum(oth) / len(oth)
         print(f"| wsf {w} | {', '.join(r[0] for r in group)} | {kmean[w]:.0f} | {kmean[other]:.0f} | {pct(kmean[other], kmean[w])} | "
               f"{mo:.0f} | {mt:.0f} | {pct(mt, mo)} |")
@@ -370,8 +377,8 @@ if want("sensitivity"):
             continue
         k = kernel_delta(tpath(t))["numa_miss"]
         for extra, label in (([], "default"), (["--untraced-use"], "--untraced-use")):
-            m = [kv(run("replay", "-q", "--mode", "simulate", *extra, "--set", f"kswapd.reclaim_pages_per_ms={x}",
-                        trace(t)))["numa_miss"] for x in rates]
+            m = [replayed("--mode", "simulate", *extra, "--set", f"kswapd.reclaim_pages_per_ms={x}",
+                          trace(t))["numa_miss"] for x in rates]
             cells = [f"{v} ({pct(v, k)})" for v in m]
             print(f"| {t} | {label} | {k} | " + " | ".join(cells) + f" | {100.0 * (max(m) - min(m)) / k:.1f}% |")
     print()
@@ -382,8 +389,8 @@ if want("endfree"):
     for t in [t for t in recorded if t.startswith("numa")]:
         d = trace(t)
         k = zoneinfo_free(os.path.join(tpath(t), "after/proc/zoneinfo"))
-        outs = [kv(run("replay", "-q", "--mode", "follow", d)), kv(run("replay", "-q", "--mode", "simulate", d)),
-                kv(run("replay", "-q", "--mode", "simulate", "--untraced-use", d))]
+        outs = [replayed("--mode", "follow", d), replayed("--mode", "simulate", d),
+                replayed("--mode", "simulate", "--untraced-use", d)]
         for z in sorted(k):
             cells = []
             for o in outs:
@@ -418,8 +425,8 @@ if want("lock"):
         print("| numa2-base, simulate | zone_lock_acquisitions | pcp_pages_held_avg |")
         print("|---|---|---|")
         for b in (16, 31, 63, 127):
-            m = kv(run("replay", "-q", "--mode", "simulate", "--set", f"pcp.batch={b}", "--set", f"pcp.high={6 * b}",
-                       trace("numa2-base")))
+            m = replayed("--mode", "simulate", "--set", f"pcp.batch={b}", "--set", f"pcp.high={6 * b}",
+                         trace("numa2-base"))
             print(f"| pcp.batch={b}, pcp.high={6 * b} | {m['zone_lock_acquisitions']} | {m['pcp_pages_held_avg']} |")
         print()
 
@@ -450,13 +457,6 @@ def rc_kernel(path):
         k["extfrag_events"] = kv(run("stat", "-q", path))["extfrag_events"]
         _rc_cache[path] = k
     return _rc_cache[path]
-
-_sim_cache = {}
-def simulated(path):
-    """replay --mode simulate's counters of a reclaim run under its recorded policy."""
-    if path not in _sim_cache:
-        _sim_cache[path] = kv(run("replay", "-q", "--mode", "simulate", path))
-    return _sim_cache[path]
 
 ZONE_TYPES = ("DMA", "DMA32", "Normal", "Movable")
 def zone_order(name):
@@ -515,8 +515,8 @@ if want("reclaim-follow"):
     # with the bulk allocator's pages folded in against the kernel's
     runs = reclaim_runs()
     order, by = setups(runs)
-    fol = {r[0]: kv(run("replay", "-q", "--mode", "follow", r[1])) for r in runs}
-    fold = {r[0]: kv(run("replay", "-q", "--mode", "follow", "--fold-invisible", r[1])) for r in runs}
+    fol = {r[0]: replayed("--mode", "follow", r[1]) for r in runs}
+    fold = {r[0]: replayed("--mode", "follow", "--fold-invisible", r[1]) for r in runs}
     worst = {k: [0.0, 0, 0.0, 0.0] for k in KERNELS}  # defects %, runs, worst |refills|, |drains| difference
     print("| setup | repeat | " + " | ".join(f"{c} {k}" for c in ("defects (% of events)", "refills: model / trace",
                                                                    "drains: model / trace", "numa_hit trace+invisible / kernel")
@@ -550,7 +550,7 @@ if want("reclaim-follow"):
 if want("reclaim"):
     runs = reclaim_runs()
     order, by = setups(runs)
-    sim = {r[0]: simulated(r[1]) for r in runs}
+    sim = {r[0]: replayed("--mode", "simulate", r[1]) for r in runs}
     within = {k: [0, 0] for k in KERNELS}
     for cols, title in ((RC[:2], "placement"), (RC[2:], "reclaim and fragmentation")):
         print(f"Kernel / model (difference), {title}:\n")
@@ -579,7 +579,7 @@ if want("reclaim-groups"):
     runs = reclaim_runs()
     order, by = setups(runs)
     ens = {r[0]: ensemble(r[1]) for r in runs}
-    sim = {r[0]: simulated(r[1]) for r in runs}
+    sim = {r[0]: replayed("--mode", "simulate", r[1]) for r in runs}
     # per setup and kernel, over the three repeats: the kernel's mean, min..max and stddev; the model's
     # mean of the three single replays, and of the three --ensemble 8 means with their stddev averaged
     print("| setup | counter | " + " | ".join(f"{k}: kernel mean (min..max, sd) | model | ensemble mean ± sd | ensemble diff" for k in KERNELS) + " |")
@@ -614,7 +614,7 @@ if want("reclaim-zones"):
     # reclaim), means over each setup's repeats, single replays under the recorded policy
     runs = reclaim_runs()
     order, by = setups(runs)
-    sim = {r[0]: simulated(r[1]) for r in runs}
+    sim = {r[0]: replayed("--mode", "simulate", r[1]) for r in runs}
     zones = sorted({n[len("trace_reclaimed_pages."):] for r in runs for n in sim[r[0]] if n.startswith("trace_reclaimed_pages.")},
                    key=zone_order)
     print("| setup | zone | " + " | ".join(f"{k}: kernel | model" for k in KERNELS) + " |")

@@ -634,6 +634,26 @@ if want("reclaim-zones"):
             if used:
                 print(f"| {setup_label(*key)} | {z} | " + " | ".join(cells) + " |")
     print()
+    # pages passed over for a zone above the class zone (the kernel's pgskip_*, summed: the trace's
+    # mm_vmscan_lru_isolate nr_skipped; the model's model_pgskip_*), means per setup, and the
+    # runs where it passed over 1,000 pages or more
+    def skipped(r):
+        return sum(v for n, v in sim[r[0]].items() if n.startswith("model_pgskip_"))
+    print("| setup | " + " | ".join(f"{k}: kernel pgskip | model pgskip | runs with 1,000 or more: kernel, model" for k in KERNELS) + " |")
+    print("|---|" + "---|" * (3 * len(KERNELS)))
+    for key in order:
+        cells = []
+        for kern in KERNELS:
+            rs = by[key].get(kern, [])
+            if not rs:
+                cells += ["–", "–", "–"]
+                continue
+            ks = [sim[r[0]].get("trace_lru_skipped_pages", 0) for r in rs]
+            ms = [skipped(r) for r in rs]
+            cells += [f"{mean(ks):.0f}", f"{mean(ms):.0f}",
+                      f"{sum(k >= 1000 for k in ks)}, {sum(m >= 1000 for m in ms)} of {len(rs)}"]
+        print(f"| {setup_label(*key)} | " + " | ".join(cells) + " |")
+    print()
 
 if want("reclaim-predict"):
     # each group's runs replayed under the other group's policy (--ensemble 8 each), the change of

@@ -236,6 +236,7 @@ struct ps_mm {
 	uint64_t highatomic_reserved, highatomic_unreserved;
 	uint64_t node_reclaims, node_reclaimed, node_reclaim_full, node_reclaim_locked, zone_reclaim_failed;
 	uint64_t pgsteal_kswapd, pgsteal_direct, pgscan_kswapd, pgscan_direct;
+	uint64_t pgskip[PS_ZONE_NR];		/* pgskip_<zone>: LRU pages passed over above reclaim_idx */
 	uint64_t direct_reclaims, nr_activate, nr_deactivate, nr_dirty_kept, nr_rotated;
 	uint64_t lru_gen_aging;			/* the multi-generational LRU's inc_max_seq */
 	uint64_t zone_reclaimed[PS_MAX_ZONES];	/* pages the model's reclaim freed, per zone */

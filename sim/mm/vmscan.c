@@ -456,6 +456,8 @@ static int scan_inactive_one(struct ps_mm *mm, int node, struct ps_scan_control 
 	else
 		mm->pgscan_direct += (uint64_t)n;
 	if (z->type > sc->reclaim_idx) {	/* skipped: not counted against nr_to_scan */
+		if (z->type < PS_ZONE_NR)
+			mm->pgskip[z->type] += (uint64_t)n;
 		lru_move_tail(mm, node, l, l);
 		return 0;
 	}

@@ -121,6 +121,8 @@ struct ps_replay {
 	int trace_has_comm;		/* a free named its task (simulate mode reads tasks) */
 	uint64_t reclaimed_then_freed, kernel_reclaim_absorbed, refaults, stand_ins_reclaimed;
 	uint64_t trace_reclaimed_zone[PS_MAX_ZONES];	/* the kernel's reclaim's page-cache deletions per traced zone */
+	uint64_t trace_lru_skipped;	/* mm_vmscan_lru_isolate's nr_skipped: the kernel's pgskip_* summed */
+	uint64_t trace_vmscan_events;	/* the trace's vmscan events: whether it shows reclaim at all */
 	/* the traced machine's address space (same as the model's unless cross) */
 	int cross;
 	const struct ps_machine *tm;

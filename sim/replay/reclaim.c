@@ -76,12 +76,17 @@ void rp_reclaim_event(struct ps_replay *r, const struct ps_event *ev)
 	uint64_t tg;
 	uint32_t idx;
 
+	if (ev->type >= PS_EV_KSWAPD_WAKE && ev->type < PS_EV_NR)
+		r->trace_vmscan_events++;
 	switch (ev->type) {
 	case PS_EV_DIRECT_BEGIN:
 	case PS_EV_NODE_RECLAIM_BEGIN:
 	case PS_EV_DIRECT_END:
 	case PS_EV_NODE_RECLAIM_END:
 		rp_reclaim_window(r->in_reclaim, ev);
+		return;
+	case PS_EV_LRU_ISOLATE:
+		r->trace_lru_skipped += ev->x.rc.nr_skipped;
 		return;
 	case PS_EV_PC_ADD:
 		if (!(z = model_block(r, ev->pfn, &tg, &idx)) || ev->order >= PS_NR_PAGE_ORDERS)

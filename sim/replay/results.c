@@ -4,6 +4,8 @@
  * model (vmstat, numastat per node), the model's own counters, and
  * buddyinfo, pagetypeinfo, unusable and extfrag index in /proc's layouts.
  */
+#include <ctype.h>
+
 #include "sim/mm/vmscan.h"
 #include "sim/replay/engine.h"
 
@@ -170,6 +172,21 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 			snprintf(name, sizeof(name), "model_reclaimed_pages.node%d.%s", r->mm.zones[zi].node,
 				 ps_zone_names[r->mm.zones[zi].type]);
 			PS_KV_SET(name, r->mm.zone_reclaimed[zi]);
+		}
+		/* pgskip_<zone>: pages reclaim passed over for a zone above its class zone */
+		if (r->trace_vmscan_events)
+			PS_KV_SET("trace_lru_skipped_pages", r->trace_lru_skipped);
+		for (int t = 0; t < PS_ZONE_NR; t++) {
+			int have = 0;
+
+			for (int zi = 0; zi < r->mm.nr_zones; zi++)
+				have |= r->mm.zones[zi].type == t;
+			if (!have)
+				continue;
+			snprintf(name, sizeof(name), "model_pgskip_%s", ps_zone_names[t]);
+			for (char *c = name; *c; c++)
+				*c = (char)tolower((unsigned char)*c);
+			PS_KV_SET(name, r->mm.pgskip[t]);
 		}
 		PS_KV_SET("model_lru_gen_aging", r->mm.lru_gen_aging);
 		PS_KV_SET("replay_lru_from_gfp", !r->lru_events);

@@ -4,6 +4,7 @@ timelines.
 
     independent_pgs.py TRACE.pgs [--comm A,B] [--pid P,Q] [--cpu LIST] [--time START,END]
                        [--by KEYS]... [--interval DURATION]... [--json]
+    independent_pgs.py TRACE.pgs --blob NAME     (one snapshot file it carries: before/proc/vmstat)
 
 Decodes the file from its documented layout (docs/pagesim-format.md: sections, zstd
 frames through the zstd program, the ten event columns) and reads the machine from the
@@ -75,6 +76,9 @@ for kind, a, raw, _ in frames:
         blobs[a] = chunk.decode(errors="replace")
     else:
         evframes.append((a, chunk))
+if "blob" in opt:   # --blob NAME: one snapshot file the pagesim file carries, as it is
+    sys.stdout.write(blobs[opt["blob"]])
+    sys.exit(0)
 
 # the machine: zones (start, end, node, name), CPU -> node, pageblock order
 zones, cur = [], None

@@ -121,6 +121,7 @@ TITLES = {
     "reclaim-groups": "Reclaim runs: means and spread over the repeats",
     "reclaim-zones": "Reclaim runs: where reclaim takes its pages",
     "reclaim-predict": "Reclaim runs: predicting a policy change",
+    "reclaim-drift": "Reclaim runs: NR_FREE_PAGES as the fast path reads it",
 }
 def want(name):
     """Whether section NAME runs; with --markdown, print its heading and command first."""
@@ -130,7 +131,8 @@ def want(name):
         print(f"## {TITLES[name]}\n\n`scripts/fidelity.py --section {name}`\n")
     return True
 sections = a.section or ["stat", "follow", "pcp", "sim-numa", "extfrag", "wsf", "endfree",
-                         "reclaim-follow", "reclaim", "reclaim-groups", "reclaim-zones", "reclaim-predict"]
+                         "reclaim-follow", "reclaim", "reclaim-groups", "reclaim-zones", "reclaim-predict",
+                         "reclaim-drift"]
 
 def zoneinfo_free(path):
     """{"node0.Normal": pages free} of a /proc/zoneinfo, populated zones only."""
@@ -714,3 +716,43 @@ if want("reclaim-predict"):
     print("| kernel | nodes | ring buffer | kernel mean pgsteal_direct, vm.zone_reclaim_mode=1 | model mean, defaults replayed with vm.zone_reclaim_mode=1 | difference |")
     print("|---|---|---|---|---|---|")
     print("\n".join(reclaim_rows) + "\n")
+
+if want("reclaim-drift"):
+    # single replays under the recorded policy, as they are and with --set vmstat.drift=1: each
+    # setup's mean numa_miss and pgsteal_kswapd against the kernel's, and per kernel the runs whose
+    # numa_miss, and whose per-node numastat, are within 5%
+    runs = reclaim_runs()
+    order, by = setups(runs)
+    plain = {r[0]: replayed("--mode", "simulate", r[1]) for r in runs}
+    drift = {r[0]: replayed("--mode", "simulate", "--set", "vmstat.drift=1", r[1]) for r in runs}
+    cols = ("numa_miss", "pgsteal_kswapd")
+    print("| setup | counter | " + " | ".join(f"{k}: kernel mean | model | with vmstat.drift=1" for k in KERNELS) + " |")
+    print("|---|---|" + "---|" * (3 * len(KERNELS)))
+    for key in order:
+        for c in cols:
+            cells = []
+            for kern in KERNELS:
+                rs = by[key].get(kern, [])
+                if not rs:
+                    cells += ["–"] * 3
+                    continue
+                km = mean([rc_kernel(r[1])[c] for r in rs])
+                pm = mean([plain[r[0]][c] for r in rs])
+                dm = mean([drift[r[0]][c] for r in rs])
+                cells += [f"{km:.0f}", f"{pm:.0f} ({pct(pm, km)})", f"{dm:.0f} ({pct(dm, km)})"]
+            print(f"| {setup_label(*key)} | {c} | " + " | ".join(cells) + " |")
+    print()
+    def node_ok(m, k):
+        keys = [n for n in k if n.startswith("node") and n.split(".", 1)[1] in
+                ("numa_hit", "numa_miss", "local_node", "other_node") and k[n] > 0]
+        return all(abs(m[n] - k[n]) <= 0.05 * k[n] for n in keys)
+    for kern in KERNELS:
+        rs = [r for r in runs if r[2] == kern]
+        line = []
+        for name, sim in (("as it is", plain), ("with vmstat.drift=1", drift)):
+            errs = [abs(sim[r[0]]["numa_miss"] - rc_kernel(r[1])["numa_miss"]) / rc_kernel(r[1])["numa_miss"] for r in rs]
+            line.append(f"{name} numa_miss within 5% on {sum(e <= 0.05 for e in errs)} of {len(rs)} runs "
+                        f"(mean error {100 * mean(errs):.1f}%), per-node numastat on "
+                        f"{sum(node_ok(sim[r[0]], rc_kernel(r[1])) for r in rs)}")
+        print(f"{kern}: " + "; ".join(line) + "\n")
+

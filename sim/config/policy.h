@@ -16,7 +16,9 @@
  * free_factor that 6.7 brought and the stable trees took, 6.1.y in August
  * 2024; mainline 5.14-6.6 releases had none, which 24 stands for),
  * kswapd.reclaim_pages_per_ms (the model's kswapd speed), watermark.legacy (1:
- * the pre-4.6 rule low = min + min/4, high = min + min/2, whatever the kernel).
+ * the pre-4.6 rule low = min + min/4, high = min + min/2, whatever the kernel),
+ * vmstat.drift (1: the fast path's watermark checks read NR_FREE_PAGES as
+ * zone_page_state() holds it, without the CPUs' unfolded vm_stat_diff).
  */
 #ifndef PS_POLICY_H
 #define PS_POLICY_H
@@ -51,6 +53,7 @@ struct ps_policy {
 	long kswapd_rate;			/* pages per ms */
 	long kswapd_wake_latency_us;		/* from a wake to the run: wakes in between merge */
 	long wmark_legacy;			/* 1: the pre-4.6 watermark rule whatever the kernel */
+	long vmstat_drift;			/* 1: NR_FREE_PAGES read as zone_page_state() holds it */
 	/* which keys were given explicitly (bit per key), for duplicate checks */
 	unsigned long given;
 };

@@ -74,7 +74,12 @@ struct ps_zone {
 	struct ps_free_area free_area[PS_NR_PAGE_ORDERS];
 	uint64_t nr_free_pages;		/* NR_FREE_PAGES: pages free in the buddy */
 	long nr_free_cma;		/* NR_FREE_CMA_PAGES: 0, CMA areas are not modelled */
-	long free_drift;		/* what zone_page_state(NR_FREE_PAGES) lags by: 0 unless an ensemble perturbs it */
+	long free_drift;		/* zone_page_state(NR_FREE_PAGES) - nr_free_pages: what the fast path's reads are off by */
+	long free_global;		/* zone_page_state(NR_FREE_PAGES): the folded part (vmstat.c) */
+	long free_accounted;		/* free_global plus the CPUs' vm_diff: nr_free_pages at the last ps_vmstat_mod_free() */
+	long drift_perturb;		/* an ensemble member's extra drift */
+	int stat_threshold, pressure_threshold;	/* calculate_normal_threshold, calculate_pressure_threshold */
+	int drift_mark;			/* percpu_drift_mark set: the threshold drops while kswapd is awake */
 	uint64_t nr_pcp_pages;		/* pages held on per-CPU lists: change it by ps_zone_pcp_add() */
 	uint64_t *pcp_changed;		/* when set: pcp_changed_bit is ORed in at each change */
 	uint64_t pcp_changed_bit;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sim/mm/mm.h"
+#include "sim/mm/vmstat.h"
 #include "sim/mm/watermark.h"
 #include "sim/mm/zonelist.h"
 
@@ -71,7 +72,8 @@ static int init_pcps(struct ps_mm *mm)
 	mm->vm_expire = calloc((size_t)m->nr_zones * mm->nr_cpus, 1);
 	mm->vm_touched = calloc((size_t)m->nr_zones * mm->nr_cpus, 1);
 	mm->vm_queued = calloc(mm->nr_cpus, 1);
-	if (!mm->pcps || !mm->vm_expire || !mm->vm_touched || !mm->vm_queued)
+	mm->vm_diff = calloc((size_t)m->nr_zones * mm->nr_cpus, sizeof(*mm->vm_diff));
+	if (!mm->pcps || !mm->vm_expire || !mm->vm_touched || !mm->vm_queued || !mm->vm_diff)
 		return -1;
 	for (int i = 0; i < m->nr_zones; i++) {
 		const struct ps_zone_desc *d = &m->zones[i];
@@ -158,6 +160,7 @@ int ps_mm_create(struct ps_mm *mm, const struct ps_machine *m, const struct ps_p
 	}
 	if (t->wmark_recompute)
 		setup_wmarks(mm);
+	ps_vmstat_thresholds(mm);
 	/* build_all_zonelists, in node order */
 	mm->zl = calloc(1, sizeof(*mm->zl));
 	if (!mm->zl)
@@ -223,6 +226,7 @@ void ps_mm_destroy(struct ps_mm *mm)
 	free(mm->vm_expire);
 	free(mm->vm_touched);
 	free(mm->vm_queued);
+	free(mm->vm_diff);
 	free(mm->iso.pool);
 	free(mm->iso.top);
 	free(mm->zl);

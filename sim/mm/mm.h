@@ -64,6 +64,7 @@ struct ps_mm_tunables {
 	long kswapd_rate;		/* the model kswapd's speed, pages per ms */
 	long kswapd_wake_latency_us;	/* from a wake to its run: wakes in between merge */
 	long kswapd_wake_jitter_us;	/* an ensemble's: up to this much more, drawn per wake */
+	int vmstat_drift;		/* NR_FREE_PAGES as zone_page_state() holds it (vmstat.c) */
 };
 
 /* The model's timed activities, which the engine's timer queue runs. */
@@ -225,6 +226,7 @@ struct ps_mm {
 	/* vmstat_update's per-CPU work (vmstat.c) */
 	uint8_t *vm_expire, *vm_touched;	/* [zone][cpu] */
 	uint8_t *vm_queued;			/* [cpu] */
+	int16_t *vm_diff;			/* [zone][cpu]: NR_FREE_PAGES not yet folded (vm_stat_diff) */
 	struct ps_dirty dirty;
 	struct ps_isolated iso;
 	struct ps_lock *lock;		/* zone-lock model fed by the allocation paths; NULL: none */

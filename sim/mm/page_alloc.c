@@ -116,6 +116,7 @@ static uint32_t rmqueue(struct ps_mm *mm, struct ps_zone *z, int cpu, int order,
 
 	if (ps_pcp_allowed(mm->prof, order, z->pageblock_order)) {
 		idx = ps_pcp_alloc(z, ps_mm_pcp(mm, z, cpu), order, mt);
+		ps_vmstat_mod_free(mm, z, cpu);	/* a refill */
 		if (idx != PS_NIL && highatomic)
 			reserve_highatomic(mm, z, idx);	/* get_page_from_freelist, after any success */
 		if (idx != PS_NIL || !highatomic)
@@ -127,6 +128,7 @@ static uint32_t rmqueue(struct ps_mm *mm, struct ps_zone *z, int cpu, int order,
 		idx = ps_rmqueue(z, order, PS_MT_HIGHATOMIC, NULL);
 	if (idx == PS_NIL)
 		idx = ps_rmqueue(z, order, mt, NULL);
+	ps_vmstat_mod_free(mm, z, cpu);
 	if (idx != PS_NIL) {
 		ps_lock_section(z->lock, z->index, cpu, z->now_ns, 1,
 				z->fallbacks != fallbacks ? PS_LOCK_FALLBACK : PS_LOCK_DIRECT_ALLOC);
@@ -298,6 +300,7 @@ void ps_free_pages(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int order,
 			ps_lock_section(z->lock, z->index, cpu, now, 1, PS_LOCK_DIRECT_FREE);
 		ps_free_block(z, idx, order);
 	}
+	ps_vmstat_mod_free(mm, z, cpu);
 }
 
 void ps_drain_zone_pages(struct ps_mm *mm, struct ps_zone *z, int cpu, int n, uint64_t now)
@@ -305,4 +308,5 @@ void ps_drain_zone_pages(struct ps_mm *mm, struct ps_zone *z, int cpu, int n, ui
 	z->now_ns = now;
 	z->now_cpu = cpu;
 	ps_pcp_drain(z, ps_mm_pcp(mm, z, cpu), n, 0);
+	ps_vmstat_mod_free(mm, z, cpu);
 }

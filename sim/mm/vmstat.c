@@ -6,9 +6,10 @@
  *
  * Simplifies: zone_statistics' preferred node is the allocating CPU's node
  * (or the page's for __GFP_THISNODE); no task mempolicy is known, so the
- * interleave counters stay 0.  The per-CPU stat diffs that vmstat_update
- * folds are not modelled: NR_FREE_PAGES is exact (see below for the work
- * that is).
+ * interleave counters stay 0.  Of the per-CPU stat diffs that vmstat_update
+ * folds only NR_FREE_PAGES' is modelled, and only with vmstat.drift=1
+ * (ps_vmstat_mod_free; no fold when a CPU goes idle): otherwise the
+ * allocator reads the exact count.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -436,5 +437,65 @@ void ps_vmstat_refresh(struct ps_mm *mm, int cpu, uint64_t now, ps_vmstat_drain_
 			mm->vm_touched[k] = 1;
 		if (changed)
 			mm->vm_queued[cpu] = 1;
+	}
+}
+
+/* fls(): the index of the highest bit set, from 1; 0 for 0 */
+static int fls_ul(unsigned long v)
+{
+	int n = 0;
+
+	for (; v; v >>= 1)
+		n++;
+	return n;
+}
+
+void ps_vmstat_thresholds(struct ps_mm *mm)
+{
+	int fcpu = fls_ul((unsigned long)mm->nr_cpus);
+
+	for (int zi = 0; zi < mm->nr_zones; zi++) {
+		struct ps_zone *z = &mm->zones[zi];
+		long t = 2L * fcpu * (1 + fls_ul((unsigned long)(z->managed >> (27 - 12))));
+		long distance = z->wmark_low - z->wmark_min, p = distance / mm->nr_cpus;
+
+		z->stat_threshold = (int)(t < 125 ? t : 125);
+		z->pressure_threshold = (int)(p < 1 ? 1 : p > 125 ? 125 : p);
+		z->drift_mark = (long)mm->nr_cpus * z->stat_threshold > distance;
+	}
+}
+
+void ps_vmstat_mod_free(struct ps_mm *mm, struct ps_zone *z, int cpu)
+{
+	long delta = (long)z->nr_free_pages - z->free_accounted, x, t;
+	int16_t *diff;
+
+	if (!delta)
+		return;
+	if (cpu < 0 || cpu >= mm->nr_cpus)
+		cpu = 0;
+	diff = &mm->vm_diff[(size_t)z->index * mm->nr_cpus + cpu];
+	/* set_pgdat_percpu_threshold: the pressure threshold unless kswapd sleeps */
+	t = z->drift_mark && z->node >= 0 && z->node < PS_MAX_NODES && mm->node[z->node].kswapd.awake ?
+		    z->pressure_threshold : z->stat_threshold;
+	x = *diff + delta;
+	if (x > t || x < -t) {
+		z->free_global += x;
+		x = 0;
+	}
+	*diff = (int16_t)x;
+	z->free_accounted = (long)z->nr_free_pages;
+	z->free_drift = (mm->t.vmstat_drift ? z->free_global - z->free_accounted : 0) + z->drift_perturb;
+}
+
+void ps_vmstat_fold_free(struct ps_mm *mm)
+{
+	for (int zi = 0; zi < mm->nr_zones; zi++) {
+		struct ps_zone *z = &mm->zones[zi];
+
+		for (int c = 0; c < mm->nr_cpus; c++)
+			mm->vm_diff[(size_t)zi * mm->nr_cpus + c] = 0;
+		z->free_global = z->free_accounted = (long)z->nr_free_pages;
+		z->free_drift = z->drift_perturb;
 	}
 }

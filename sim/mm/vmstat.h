@@ -131,4 +131,17 @@ typedef void (*ps_vmstat_drain_fn)(void *ctx, struct ps_zone *z, int cpu, int n,
 void ps_vmstat_touch(struct ps_mm *mm, int zi, int cpu);
 void ps_vmstat_refresh(struct ps_mm *mm, int cpu, uint64_t now, ps_vmstat_drain_fn drain, void *ctx);
 
+/*
+ * NR_FREE_PAGES as the allocator's fast path reads it (zone_page_state):
+ * ps_vmstat_thresholds() sets each zone's per-CPU stat thresholds
+ * (refresh_zone_stat_thresholds); ps_vmstat_mod_free() gives the change of
+ * @z's free pages since its last call to @cpu's vm_stat_diff, folding it
+ * into the zone's count once past the threshold (__mod_zone_page_state);
+ * ps_vmstat_fold_free() folds every CPU's (vmstat_update, about once a
+ * second).  z->free_drift is the count's distance from the exact one.
+ */
+void ps_vmstat_thresholds(struct ps_mm *mm);
+void ps_vmstat_mod_free(struct ps_mm *mm, struct ps_zone *z, int cpu);
+void ps_vmstat_fold_free(struct ps_mm *mm);
+
 #endif

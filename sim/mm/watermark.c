@@ -5,8 +5,9 @@
  *
  * Notes (what this simplifies):
  *  - Pure arithmetic over the managed/present counts the caller gives; no
- *    memory hotplug, no per-cpu vmstat drift (free counts are exact, but for
- *    an ensemble member's free_drift in the allocator's checks).
+ *    memory hotplug.  The allocator's checks add z->free_drift to the free
+ *    count: 0 (exact) unless vmstat.drift=1 (vmstat.c) or an ensemble
+ *    member perturbs it.
  *  - The boot default of min_free_kbytes is computed from the managed
  *    counts given; the kernel computes it before init memory is freed, so
  *    from a running machine's counts it comes out a little larger.

@@ -62,7 +62,8 @@ static void ensemble_drift(struct ps_replay *r)
 		if (t > 125)
 			t = 125;
 		b = t * r->mm.nr_cpus / 2;
-		z->free_drift = z->managed ? (long)ps_rng_below(&r->rng, 2 * (uint64_t)b + 1) - b : 0;
+		z->drift_perturb = z->managed ? (long)ps_rng_below(&r->rng, 2 * (uint64_t)b + 1) - b : 0;
+		z->free_drift = (r->mm.t.vmstat_drift ? z->free_global - z->free_accounted : 0) + z->drift_perturb;
 	}
 }
 
@@ -276,6 +277,7 @@ static void vmstat_tick(struct ps_replay *r, uint64_t at, uint64_t now)
 	ps_timer_arm(&r->timers, PS_TIMER_VMSTAT, 0, at + ns);
 	if (r->o.ensemble_member && r->o.mode == PS_REPLAY_SIMULATE)
 		ensemble_drift(r);
+	ps_vmstat_fold_free(&r->mm);
 	for (int c = 0; c < r->mm.nr_cpus; c++)
 		if (r->mm.vm_queued[c]) {
 			r->mm.vm_queued[c] = 0;

@@ -168,6 +168,7 @@ static const struct pkey {
 	POL("kswapd.wake_latency_us", kswapd_wake_latency_us),
 	POL("watermark.legacy", wmark_legacy),
 	POL("vmstat.drift", vmstat_drift),
+	POL("kswapd.sleep_check", kswapd_sleep_check),
 	{ "lock.acquire_ns", K_LOCK_U64, offsetof(struct ps_lock_params, acquire_ns) },
 	{ "lock.page_ns", K_LOCK_U64, offsetof(struct ps_lock_params, page_ns) },
 	{ "lock.carry", K_LOCK_INT, offsetof(struct ps_lock_params, carry) },

@@ -121,7 +121,7 @@ TITLES = {
     "reclaim-groups": "Reclaim runs: means and spread over the repeats",
     "reclaim-zones": "Reclaim runs: where reclaim takes its pages",
     "reclaim-predict": "Reclaim runs: predicting a policy change",
-    "reclaim-drift": "Reclaim runs: NR_FREE_PAGES as the fast path reads it",
+    "reclaim-drift": "Reclaim runs: two kernel details the model leaves out by default",
 }
 def want(name):
     """Whether section NAME runs; with --markdown, print its heading and command first."""
@@ -718,28 +718,32 @@ if want("reclaim-predict"):
     print("\n".join(reclaim_rows) + "\n")
 
 if want("reclaim-drift"):
-    # single replays under the recorded policy, as they are and with --set vmstat.drift=1: each
-    # setup's mean numa_miss and pgsteal_kswapd against the kernel's, and per kernel the runs whose
-    # numa_miss, and whose per-node numastat, are within 5%
+    # single replays under the recorded policy, as they are, with --set vmstat.drift=1, and with
+    # kswapd.sleep_check=1 as well: each setup's mean numa_miss and pgsteal_kswapd against the
+    # kernel's; per kernel the runs whose numa_miss, and whose per-node numastat, are within 5%;
+    # then the predictions of the 32 MiB series (the model's change of the mean numa_miss against
+    # the kernel's change between the setups' means)
     runs = reclaim_runs()
     order, by = setups(runs)
-    plain = {r[0]: replayed("--mode", "simulate", r[1]) for r in runs}
-    drift = {r[0]: replayed("--mode", "simulate", "--set", "vmstat.drift=1", r[1]) for r in runs}
+    variants = (("model", ()), ("vmstat.drift=1", ("--set", "vmstat.drift=1")),
+                ("and kswapd.sleep_check=1", ("--set", "vmstat.drift=1", "--set", "kswapd.sleep_check=1")))
+    sims = [{r[0]: replayed("--mode", "simulate", *extra, r[1]) for r in runs} for _, extra in variants]
     cols = ("numa_miss", "pgsteal_kswapd")
-    print("| setup | counter | " + " | ".join(f"{k}: kernel mean | model | with vmstat.drift=1" for k in KERNELS) + " |")
-    print("|---|---|" + "---|" * (3 * len(KERNELS)))
+    print("| setup | counter | " + " | ".join(f"{k}: kernel mean | " + " | ".join(v[0] for v in variants) for k in KERNELS) + " |")
+    print("|---|---|" + "---|" * ((1 + len(variants)) * len(KERNELS)))
     for key in order:
         for c in cols:
             cells = []
             for kern in KERNELS:
                 rs = by[key].get(kern, [])
                 if not rs:
-                    cells += ["–"] * 3
+                    cells += ["–"] * (1 + len(variants))
                     continue
                 km = mean([rc_kernel(r[1])[c] for r in rs])
-                pm = mean([plain[r[0]][c] for r in rs])
-                dm = mean([drift[r[0]][c] for r in rs])
-                cells += [f"{km:.0f}", f"{pm:.0f} ({pct(pm, km)})", f"{dm:.0f} ({pct(dm, km)})"]
+                cells.append(f"{km:.0f}")
+                for sim in sims:
+                    vm = mean([sim[r[0]][c] for r in rs])
+                    cells.append(f"{vm:.0f} ({pct(vm, km)})")
             print(f"| {setup_label(*key)} | {c} | " + " | ".join(cells) + " |")
     print()
     def node_ok(m, k):
@@ -749,10 +753,32 @@ if want("reclaim-drift"):
     for kern in KERNELS:
         rs = [r for r in runs if r[2] == kern]
         line = []
-        for name, sim in (("as it is", plain), ("with vmstat.drift=1", drift)):
+        for (name, _), sim in zip(variants, sims):
             errs = [abs(sim[r[0]]["numa_miss"] - rc_kernel(r[1])["numa_miss"]) / rc_kernel(r[1])["numa_miss"] for r in rs]
-            line.append(f"{name} numa_miss within 5% on {sum(e <= 0.05 for e in errs)} of {len(rs)} runs "
+            line.append(f"{name}: numa_miss within 5% on {sum(e <= 0.05 for e in errs)} of {len(rs)} runs "
                         f"(mean error {100 * mean(errs):.1f}%), per-node numastat on "
                         f"{sum(node_ok(sim[r[0]], rc_kernel(r[1])) for r in rs)}")
         print(f"{kern}: " + "; ".join(line) + "\n")
-
+    # the predictions on 6.1's 32 MiB series, single replays
+    ring = "32 MiB on CPUs 0-1, 16 MiB on 2-3"
+    def group(policy):
+        return [r for r in runs if r[2] == "6.1" and r[3] == 2 and r[4] == "mixed" and r[5] == policy and r[6] == ring]
+    preds = (("defaults", "vm.watermark_scale_factor=200", "vm.watermark_scale_factor=200"),
+             ("vm.watermark_scale_factor=200", "defaults", "vm.watermark_scale_factor=10"),
+             ("defaults", "vm.watermark_boost_factor=0", "vm.watermark_boost_factor=0"),
+             ("vm.watermark_boost_factor=0", "defaults", "vm.watermark_boost_factor=15000"),
+             ("defaults", "vm.zone_reclaim_mode=1", "vm.zone_reclaim_mode=1"))
+    print("| 6.1, 32 MiB series: replayed | with | kernel change | " + " | ".join(v[0] for v in variants) + " |")
+    print("|---|---|---|" + "---|" * len(variants))
+    for frm, to, setting in preds:
+        ra, rb = group(frm), group(to)
+        if not ra or not rb:
+            continue
+        ka, kb = mean([rc_kernel(r[1])["numa_miss"] for r in ra]), mean([rc_kernel(r[1])["numa_miss"] for r in rb])
+        cells = []
+        for (_, extra), sim in zip(variants, sims):
+            m0 = mean([sim[r[0]]["numa_miss"] for r in ra])
+            m1 = mean([replayed("--mode", "simulate", *extra, "--set", setting, r[1])["numa_miss"] for r in ra])
+            cells.append(pct(m1, m0))
+        print(f"| {frm} | {setting} | {pct(kb, ka)} | " + " | ".join(cells) + " |")
+    print()

@@ -18,7 +18,10 @@
  * kswapd.reclaim_pages_per_ms (the model's kswapd speed), watermark.legacy (1:
  * the pre-4.6 rule low = min + min/4, high = min + min/2, whatever the kernel),
  * vmstat.drift (1: the fast path's watermark checks read NR_FREE_PAGES as
- * zone_page_state() holds it, without the CPUs' unfolded vm_stat_diff).
+ * zone_page_state() holds it, without the CPUs' unfolded vm_stat_diff),
+ * kswapd.sleep_check (1: kswapd_try_to_sleep's check before the nap: a run
+ * that ends with the node unbalanced for the class zone asked meanwhile is
+ * followed by another at once).
  */
 #ifndef PS_POLICY_H
 #define PS_POLICY_H
@@ -54,6 +57,7 @@ struct ps_policy {
 	long kswapd_wake_latency_us;		/* from a wake to the run: wakes in between merge */
 	long wmark_legacy;			/* 1: the pre-4.6 watermark rule whatever the kernel */
 	long vmstat_drift;			/* 1: NR_FREE_PAGES read as zone_page_state() holds it */
+	long kswapd_sleep_check;		/* 1: no nap while unbalanced for the class zone asked */
 	/* which keys were given explicitly (bit per key), for duplicate checks */
 	unsigned long given;
 };

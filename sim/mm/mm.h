@@ -65,6 +65,7 @@ struct ps_mm_tunables {
 	long kswapd_wake_latency_us;	/* from a wake to its run: wakes in between merge */
 	long kswapd_wake_jitter_us;	/* an ensemble's: up to this much more, drawn per wake */
 	int vmstat_drift;		/* NR_FREE_PAGES as zone_page_state() holds it (vmstat.c) */
+	int kswapd_sleep_check;		/* prepare_kswapd_sleep before the nap (vmscan.c) */
 };
 
 /* The model's timed activities, which the engine's timer queue runs. */

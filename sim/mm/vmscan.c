@@ -27,7 +27,8 @@
  *    prepare_kswapd_sleep runs balance_pgdat again at once when the node is
  *    not balanced for the class zone asked for, and does not look at
  *    boosts; the model's kswapd speed is calibrated with these two as they
- *    are.
+ *    are.  kswapd.sleep_check=1 makes the first check, for a class zone
+ *    asked during the run.
  *  - The multi-generational LRU (lru_gen/enabled & 1), by 6.12's rules
  *    for every version that has it: generations per node, type and zone,
  *    eviction from the oldest zone by zone (scan_folios), the aging when
@@ -1182,6 +1183,15 @@ void ps_kswapd_run(struct ps_mm *mm, int n, uint64_t now)
 		set_reclaim_active(mm, n, k->zoneidx, 0);
 		k->awake_ns += now - k->woken_at;
 		end_boost(mm, n);
+		/*
+		 * kswapd.sleep_check: prepare_kswapd_sleep for the class zone asked
+		 * during the run; not balanced for it, balance_pgdat runs again at once
+		 */
+		if (mm->t.kswapd_sleep_check && k->req_zoneidx >= 0 && !node_balanced(mm, n, k->req_zoneidx, k->order)) {
+			k->hit_quickly_high++;
+			kswapd_run_start(mm, n, now);
+			goto arm;
+		}
 		k->napping = 1;
 		k->nap_end = now + 100000000ull;
 	}

@@ -41,27 +41,16 @@ struct ps_replay *ps_replay_create(const struct ps_machine *m, const struct ps_r
  * An ensemble member's vmstat drift, drawn anew at each tick: what
  * zone_page_state(NR_FREE_PAGES), which the allocator's watermark checks
  * read, lags the zone's free pages by, uniform within half the CPUs'
- * per-CPU thresholds summed (calculate_normal_threshold: 2 * fls(CPUs) *
- * (1 + fls(managed in 128 MB units)), at most 125).  kswapd's checks
- * (zone_watermark_ok_safe) read the exact count.
+ * per-CPU thresholds summed (the zone's stat_threshold: vmstat.c's
+ * calculate_normal_threshold), on top of vmstat.drift's own.  kswapd's
+ * checks (zone_watermark_ok_safe) read the exact count.
  */
 static void ensemble_drift(struct ps_replay *r)
 {
-	int fcpu = 0;
-
-	for (int c = r->mm.nr_cpus; c; c >>= 1)
-		fcpu++;
 	for (int zi = 0; zi < r->mm.nr_zones; zi++) {
 		struct ps_zone *z = &r->mm.zones[zi];
-		int fmem = 0;
-		long t, b;
+		long b = (long)z->stat_threshold * r->mm.nr_cpus / 2;
 
-		for (uint64_t mb = z->managed >> (27 - 12); mb; mb >>= 1)
-			fmem++;
-		t = 2L * fcpu * (1 + fmem);
-		if (t > 125)
-			t = 125;
-		b = t * r->mm.nr_cpus / 2;
 		z->drift_perturb = z->managed ? (long)ps_rng_below(&r->rng, 2 * (uint64_t)b + 1) - b : 0;
 		z->free_drift = (r->mm.t.vmstat_drift ? z->free_global - z->free_accounted : 0) + z->drift_perturb;
 	}

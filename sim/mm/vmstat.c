@@ -465,6 +465,11 @@ void ps_vmstat_thresholds(struct ps_mm *mm)
 	}
 }
 
+void ps_vmstat_set_drift(const struct ps_mm *mm, struct ps_zone *z)
+{
+	z->free_drift = (mm->t.vmstat_drift ? z->free_global - z->free_accounted : 0) + z->drift_perturb;
+}
+
 void ps_vmstat_mod_free(struct ps_mm *mm, struct ps_zone *z, int cpu)
 {
 	long delta = (long)z->nr_free_pages - z->free_accounted, x, t;
@@ -485,7 +490,7 @@ void ps_vmstat_mod_free(struct ps_mm *mm, struct ps_zone *z, int cpu)
 	}
 	*diff = (int16_t)x;
 	z->free_accounted = (long)z->nr_free_pages;
-	z->free_drift = (mm->t.vmstat_drift ? z->free_global - z->free_accounted : 0) + z->drift_perturb;
+	ps_vmstat_set_drift(mm, z);
 }
 
 void ps_vmstat_fold_free(struct ps_mm *mm)
@@ -496,6 +501,6 @@ void ps_vmstat_fold_free(struct ps_mm *mm)
 		for (int c = 0; c < mm->nr_cpus; c++)
 			mm->vm_diff[(size_t)zi * mm->nr_cpus + c] = 0;
 		z->free_global = z->free_accounted = (long)z->nr_free_pages;
-		z->free_drift = z->drift_perturb;
+		ps_vmstat_set_drift(mm, z);
 	}
 }

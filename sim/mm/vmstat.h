@@ -141,6 +141,8 @@ void ps_vmstat_refresh(struct ps_mm *mm, int cpu, uint64_t now, ps_vmstat_drain_
  * second).  z->free_drift is the count's distance from the exact one.
  */
 void ps_vmstat_thresholds(struct ps_mm *mm);
+/* z->free_drift from the folded count and an ensemble member's drift_perturb */
+void ps_vmstat_set_drift(const struct ps_mm *mm, struct ps_zone *z);
 void ps_vmstat_mod_free(struct ps_mm *mm, struct ps_zone *z, int cpu);
 void ps_vmstat_fold_free(struct ps_mm *mm);
 

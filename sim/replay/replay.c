@@ -52,7 +52,7 @@ static void ensemble_drift(struct ps_replay *r)
 		long b = (long)z->stat_threshold * r->mm.nr_cpus / 2;
 
 		z->drift_perturb = z->managed ? (long)ps_rng_below(&r->rng, 2 * (uint64_t)b + 1) - b : 0;
-		z->free_drift = (r->mm.t.vmstat_drift ? z->free_global - z->free_accounted : 0) + z->drift_perturb;
+		ps_vmstat_set_drift(&r->mm, z);
 	}
 }
 

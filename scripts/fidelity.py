@@ -17,7 +17,7 @@ predicted from one run vs the kernel's change between two runs), endfree (each z
 at the end, follow and simulate mode against the kernel's after/ zoneinfo), reclaim (testdata/reclaim:
 simulate mode under each run's recorded policy, placement and reclaim against the kernel),
 reclaim-groups (the same per group of three repeats: means, the kernel's spread over the repeats and
-the model's over --ensemble 8), reclaim-zones (the pages reclaim took per zone, the kernel's and the
+the model's over --ensemble 8), reclaim-zones (the pages reclaim took and the fallbacks per zone, the kernel's and the
 model's, means per group), reclaim-predict (a policy change predicted from each group's runs
 against the kernel's change between the groups' means): the default set.
 Not in the default set: sensitivity (simulate-mode numa_miss across kswapd's reclaim speed),
@@ -655,6 +655,27 @@ if want("reclaim-zones"):
             cells += [f"{mean(ks):.0f}", f"{mean(ms):.0f}",
                       f"{sum(k >= 1000 for k in ks)}, {sum(m >= 1000 for m in ms)} of {len(rs)}"]
         print(f"| {setup_label(*key)} | " + " | ".join(cells) + " |")
+    print()
+    # where the fallbacks were (mm_page_alloc_extfrag by the page's zone: the trace's
+    # trace_fallbacks.*, the model's model_fallbacks.*), means per setup, and the runs with 100
+    # or more in the zone
+    print("| setup | zone | " + " | ".join(f"{k}: kernel fallbacks | model | runs with 100 or more: kernel, model" for k in KERNELS) + " |")
+    print("|---|---|" + "---|" * (3 * len(KERNELS)))
+    for key in order:
+        for z in zones:
+            cells, used = [], False
+            for kern in KERNELS:
+                rs = by[key].get(kern, [])
+                if not rs:
+                    cells += ["–", "–", "–"]
+                    continue
+                kf = [sim[r[0]].get(f"trace_fallbacks.{z}", 0) for r in rs]
+                mf = [sim[r[0]].get(f"model_fallbacks.{z}", 0) for r in rs]
+                used = used or sum(kf) > 0 or sum(mf) > 0
+                cells += [f"{mean(kf):.0f}", f"{mean(mf):.0f}",
+                          f"{sum(k >= 100 for k in kf)}, {sum(m >= 100 for m in mf)} of {len(rs)}"]
+            if used:
+                print(f"| {setup_label(*key)} | {z} | " + " | ".join(cells) + " |")
     print()
 
 if want("reclaim-predict"):

@@ -122,6 +122,7 @@ struct ps_replay {
 	uint64_t reclaimed_then_freed, kernel_reclaim_absorbed, refaults, stand_ins_reclaimed;
 	uint64_t trace_reclaimed_zone[PS_MAX_ZONES];	/* the kernel's reclaim's page-cache deletions per traced zone */
 	uint64_t trace_lru_skipped;	/* mm_vmscan_lru_isolate's nr_skipped: the kernel's pgskip_* summed */
+	uint64_t trace_fallbacks_zone[PS_MAX_ZONES];	/* the trace's mm_page_alloc_extfrag per traced zone */
 	uint64_t trace_vmscan_events;	/* the trace's vmscan events: whether it shows reclaim at all */
 	/* the traced machine's address space (same as the model's unless cross) */
 	int cross;
@@ -212,6 +213,16 @@ static inline int tzone_of(struct ps_replay *r, uint64_t pfn, uint32_t *tidx)
 		return -1;
 	*tidx = pfn - r->tz[zi].base;
 	return zi;
+}
+
+/* The kernel's fallback (mm_page_alloc_extfrag) @ev, counted against the traced zone of its page. */
+static inline void rp_trace_fallback(struct ps_replay *r, const struct ps_event *ev)
+{
+	uint32_t tidx;
+	int ti = tzone_of(r, ev->pfn, &tidx);
+
+	if (ti >= 0 && ti < PS_MAX_ZONES)
+		r->trace_fallbacks_zone[ti]++;
 }
 
 /*

@@ -313,10 +313,12 @@ static inline void simulate_event(struct ps_replay *r, const struct ps_event *ev
 		rp_reclaim_event(r, ev);
 		r->cnt.events[ev->type]++;
 		r->cnt.have_reclaim_events = 1;	/* their events_ rows, as the timeline's columns */
-	} else if (ev->type != PS_EV_EXTFRAG) {	/* the model makes its own */
+	} else if (ev->type != PS_EV_EXTFRAG) {
 		if (ev->type == PS_EV_ZONE_LOCKED || ev->type == PS_EV_PCPU_DRAIN)
 			rp_trace_pcp_event(r, ev);
 		r->cnt.events[ev->type]++;
+	} else {
+		rp_trace_fallback(r, ev);	/* the model makes its own */
 	}
 }
 

@@ -173,6 +173,17 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 				 ps_zone_names[r->mm.zones[zi].type]);
 			PS_KV_SET(name, r->mm.zone_reclaimed[zi]);
 		}
+		/* where the fallbacks were (mm_page_alloc_extfrag): the whole trace's and the model's */
+		for (int ti = 0; ti < r->nr_tz && ti < PS_MAX_ZONES; ti++) {
+			snprintf(name, sizeof(name), "trace_fallbacks.node%d.%s", r->tm->zones[ti].node,
+				 ps_zone_names[r->tm->zones[ti].type]);
+			PS_KV_SET(name, r->trace_fallbacks_zone[ti]);
+		}
+		for (int zi = 0; zi < r->mm.nr_zones; zi++) {
+			snprintf(name, sizeof(name), "model_fallbacks.node%d.%s", r->mm.zones[zi].node,
+				 ps_zone_names[r->mm.zones[zi].type]);
+			PS_KV_SET(name, r->mm.zones[zi].fallbacks);
+		}
 		/* pgskip_<zone>: pages reclaim passed over for a zone above its class zone */
 		if (r->trace_vmscan_events)
 			PS_KV_SET("trace_lru_skipped_pages", r->trace_lru_skipped);

@@ -5,6 +5,8 @@ timelines.
     independent_pgs.py TRACE.pgs [--comm A,B] [--pid P,Q] [--cpu LIST] [--time START,END]
                        [--by KEYS]... [--interval DURATION]... [--json]
     independent_pgs.py TRACE.pgs --blob NAME     (one snapshot file it carries: before/proc/vmstat)
+    independent_pgs.py TRACE.pgs --fallback-zones  (adds trace_fallbacks.node<N>.<zone>: the
+                                                    mm_page_alloc_extfrag events by their page's zone)
 
 Decodes the file from its documented layout (docs/pagesim-format.md: sections, zstd
 frames through the zstd program, the ten event columns) and reads the machine from the
@@ -38,7 +40,7 @@ trace = args.pop(0)
 opt = {"by": [], "interval": []}
 while args:
     k = args.pop(0)[2:]
-    if k == "json":
+    if k in ("json", "fallback-zones"):
         opt[k] = True
     elif k in ("by", "interval"):
         opt[k].append(args.pop(0))
@@ -297,6 +299,9 @@ for e in events:
             g.setdefault("zone", "-")
     elif typ == 5:
         add("extfrag_events", 1, ts)
+        z = zone_of(pfn) if pfn is not None else None
+        if z and opt.get("fallback-zones"):
+            add(f"trace_fallbacks.node{z[2]}.{z[3]}", 1, ts)
         if co:
             add("extfrag_change_ownership", 1, ts)
         if fb_order < pb_order:

@@ -677,6 +677,34 @@ if want("reclaim-zones"):
             if used:
                 print(f"| {setup_label(*key)} | {z} | " + " | ".join(cells) + " |")
     print()
+    # on 2 nodes, the runs whose node 1 ran out of Movable pages (100 or more fallbacks there)
+    # against the rest: mean numa_miss of each kind, the kernel's and the model's, and the runs
+    # where the model's replay is of the kernel's kind
+    print("| setup | " + " | ".join(f"{k}: kernel runs with / without node-1 fallbacks: mean numa_miss | model | model of the kernel's kind" for k in KERNELS) + " |")
+    print("|---|" + "---|" * (3 * len(KERNELS)))
+    for key in order:
+        if key[0] != 2:
+            continue
+        cells, used = [], False
+        for kern in KERNELS:
+            rs = by[key].get(kern, [])
+            if not rs:
+                cells += ["–", "–", "–"]
+                continue
+            kin = [sim[r[0]].get("trace_fallbacks.node1.Normal", 0) >= 100 for r in rs]
+            min_ = [sim[r[0]].get("model_fallbacks.node1.Normal", 0) >= 100 for r in rs]
+            used = used or any(kin) or any(min_)
+
+            def split(flags, val):
+                a = [val(r) for r, f in zip(rs, flags) if f]
+                b = [val(r) for r, f in zip(rs, flags) if not f]
+                return f"{len(a)}: {mean(a):.0f} / {len(b)}: {mean(b):.0f}" if a and b else \
+                    f"{len(a)}: {mean(a):.0f} / 0" if a else f"0 / {len(b)}: {mean(b):.0f}"
+            cells += [split(kin, lambda r: rc_kernel(r[1])["numa_miss"]), split(min_, lambda r: sim[r[0]]["numa_miss"]),
+                      f"{sum(a == b for a, b in zip(kin, min_))} of {len(rs)}"]
+        if used:
+            print(f"| {setup_label(*key)} | " + " | ".join(cells) + " |")
+    print()
 
 if want("reclaim-predict"):
     # each group's runs replayed under the other group's policy (--ensemble 8 each), the change of

@@ -619,23 +619,28 @@ if want("reclaim-zones"):
     sim = {r[0]: replayed("--mode", "simulate", r[1]) for r in runs}
     zones = sorted({n[len("trace_reclaimed_pages."):] for r in runs for n in sim[r[0]] if n.startswith("trace_reclaimed_pages.")},
                    key=zone_order)
-    print("| setup | zone | " + " | ".join(f"{k}: kernel | model" for k in KERNELS) + " |")
-    print("|---|---|" + "---|" * (2 * len(KERNELS)))
-    for key in order:
-        for z in zones:
-            cells, used = [], False
-            for kern in KERNELS:
-                rs = by[key].get(kern, [])
-                if not rs:
-                    cells += ["–", "–"]
-                    continue
-                km = mean([sim[r[0]].get(f"trace_reclaimed_pages.{z}", 0) for r in rs])
-                mm = mean([sim[r[0]].get(f"model_reclaimed_pages.{z}", 0) for r in rs])
-                used = used or km > 0 or mm > 0
-                cells += [f"{km:.0f}", f"{mm:.0f} ({mm - km:+.0f})"]
-            if used:
-                print(f"| {setup_label(*key)} | {z} | " + " | ".join(cells) + " |")
-    print()
+
+    def zone_table(head, width, cell):
+        """A row per setup and zone, @width columns per kernel from cell(runs, zone) -> (cells, used)."""
+        print("| setup | zone | " + " | ".join(f"{k}: {head}" for k in KERNELS) + " |")
+        print("|---|---|" + "---|" * (width * len(KERNELS)))
+        for key in order:
+            for z in zones:
+                cells, used = [], False
+                for kern in KERNELS:
+                    rs = by[key].get(kern, [])
+                    c, u = cell(rs, z) if rs else (["–"] * width, False)
+                    cells += c
+                    used = used or u
+                if used:
+                    print(f"| {setup_label(*key)} | {z} | " + " | ".join(cells) + " |")
+        print()
+
+    def reclaimed(rs, z):
+        km = mean([sim[r[0]].get(f"trace_reclaimed_pages.{z}", 0) for r in rs])
+        mm = mean([sim[r[0]].get(f"model_reclaimed_pages.{z}", 0) for r in rs])
+        return [f"{km:.0f}", f"{mm:.0f} ({mm - km:+.0f})"], km > 0 or mm > 0
+    zone_table("kernel | model", 2, reclaimed)
     # pages passed over for a zone above the class zone (the kernel's pgskip_*, summed: the trace's
     # mm_vmscan_lru_isolate nr_skipped; the model's model_pgskip_*), means per setup, and the
     # runs where it passed over 1,000 pages or more
@@ -659,27 +664,20 @@ if want("reclaim-zones"):
     # where the fallbacks were (mm_page_alloc_extfrag by the page's zone: the trace's
     # trace_fallbacks.*, the model's model_fallbacks.*), means per setup, and the runs with 100
     # or more in the zone
-    print("| setup | zone | " + " | ".join(f"{k}: kernel fallbacks | model | runs with 100 or more: kernel, model" for k in KERNELS) + " |")
-    print("|---|---|" + "---|" * (3 * len(KERNELS)))
-    for key in order:
-        for z in zones:
-            cells, used = [], False
-            for kern in KERNELS:
-                rs = by[key].get(kern, [])
-                if not rs:
-                    cells += ["–", "–", "–"]
-                    continue
-                kf = [sim[r[0]].get(f"trace_fallbacks.{z}", 0) for r in rs]
-                mf = [sim[r[0]].get(f"model_fallbacks.{z}", 0) for r in rs]
-                used = used or sum(kf) > 0 or sum(mf) > 0
-                cells += [f"{mean(kf):.0f}", f"{mean(mf):.0f}",
-                          f"{sum(k >= 100 for k in kf)}, {sum(m >= 100 for m in mf)} of {len(rs)}"]
-            if used:
-                print(f"| {setup_label(*key)} | {z} | " + " | ".join(cells) + " |")
-    print()
+    def fallbacks(rs, z):
+        kf = [sim[r[0]].get(f"trace_fallbacks.{z}", 0) for r in rs]
+        mf = [sim[r[0]].get(f"model_fallbacks.{z}", 0) for r in rs]
+        return [f"{mean(kf):.0f}", f"{mean(mf):.0f}",
+                f"{sum(k >= 100 for k in kf)}, {sum(m >= 100 for m in mf)} of {len(rs)}"], sum(kf) > 0 or sum(mf) > 0
+    zone_table("kernel fallbacks | model | runs with 100 or more: kernel, model", 3, fallbacks)
     # on 2 nodes, the runs whose node 1 ran out of Movable pages (100 or more fallbacks there)
     # against the rest: mean numa_miss of each kind, the kernel's and the model's, and the runs
     # where the model's replay is of the kernel's kind
+    def split(rs, flags, val):
+        """'N: mean / M: mean' of val over the runs flagged and the rest."""
+        a = [val(r) for r, f in zip(rs, flags) if f]
+        b = [val(r) for r, f in zip(rs, flags) if not f]
+        return " / ".join(f"{len(x)}: {mean(x):.0f}" if x else "0" for x in (a, b))
     print("| setup | " + " | ".join(f"{k}: kernel runs with / without node-1 fallbacks: mean numa_miss | model | model of the kernel's kind" for k in KERNELS) + " |")
     print("|---|" + "---|" * (3 * len(KERNELS)))
     for key in order:
@@ -694,13 +692,7 @@ if want("reclaim-zones"):
             kin = [sim[r[0]].get("trace_fallbacks.node1.Normal", 0) >= 100 for r in rs]
             min_ = [sim[r[0]].get("model_fallbacks.node1.Normal", 0) >= 100 for r in rs]
             used = used or any(kin) or any(min_)
-
-            def split(flags, val):
-                a = [val(r) for r, f in zip(rs, flags) if f]
-                b = [val(r) for r, f in zip(rs, flags) if not f]
-                return f"{len(a)}: {mean(a):.0f} / {len(b)}: {mean(b):.0f}" if a and b else \
-                    f"{len(a)}: {mean(a):.0f} / 0" if a else f"0 / {len(b)}: {mean(b):.0f}"
-            cells += [split(kin, lambda r: rc_kernel(r[1])["numa_miss"]), split(min_, lambda r: sim[r[0]]["numa_miss"]),
+            cells += [split(rs, kin, lambda r: rc_kernel(r[1])["numa_miss"]), split(rs, min_, lambda r: sim[r[0]]["numa_miss"]),
                       f"{sum(a == b for a, b in zip(kin, min_))} of {len(rs)}"]
         if used:
             print(f"| {setup_label(*key)} | " + " | ".join(cells) + " |")

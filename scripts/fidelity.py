@@ -504,6 +504,22 @@ def setups(runs):
             assert all(r[0].endswith(f"_r{i + 1}") for i, r in enumerate(rs)), [r[0] for r in rs]
     return order, by
 
+
+def prediction_pairs(order, by, kern, nodes):
+    """The policy changes to predict from kernel @kern's runs on @nodes nodes: each `mixed` setup
+    with one sysctl changed against the defaults of the same ring buffer (it takes memory from the
+    nodes before the run starts: testdata/reclaim/README.md), both ways, as (from setup, to setup,
+    sysctl, the value the runs of `from` are replayed with)."""
+    for key in order:
+        if key[0] != nodes or key[1] != "mixed" or key[2] == "defaults" or kern not in by[key]:
+            continue
+        base = (nodes, "mixed", "defaults", key[3])
+        if not by.get(base, {}).get(kern):
+            continue
+        knob, val = key[2].split("=")
+        yield base, key, knob, val
+        yield key, base, knob, DEFAULTS[knob]
+
 KERNELS = ("6.1", "6.12")
 def mean(xs):
     return sum(xs) / len(xs) if xs else 0.0
@@ -712,43 +728,34 @@ if want("reclaim-predict"):
     reclaim_rows = []
     for kern in KERNELS:
         for nodes in sorted({key[0] for key in order}):
-            for key in order:
-                if key[0] != nodes or key[1] != "mixed" or key[2] == "defaults" or kern not in by[key]:
-                    continue
-                # the runs under the defaults with the same ring buffer (it takes memory from
-                # the nodes before the run starts: testdata/reclaim/README.md)
-                base = by.get((nodes, "mixed", "defaults", key[3]), {}).get(kern)
-                if not base:
-                    continue
-                knob, val = key[2].split("=")
-                other = by[key][kern]
-                for frm, to, setv in ((base, other, val), (other, base, DEFAULTS[knob])):
-                    xf = [rc_kernel(r[1])["numa_miss"] for r in frm]
-                    xt = [rc_kernel(r[1])["numa_miss"] for r in to]
-                    kf, kt = mean(xf), mean(xt)
-                    se = (sd(xf) ** 2 / len(xf) + sd(xt) ** 2 / len(xt)) ** 0.5
-                    mf = mean([ensemble(r[1])["numa_miss"][0] for r in frm])
-                    mt = mean([ensemble(r[1], "--set", f"{knob}={setv}")["numa_miss"][0] for r in frm])
-                    kc, mc = (kt - kf) / kf, (mt - mf) / mf
-                    same = (kc > 0) == (mc > 0) and mc != 0
-                    # a kernel change within two standard errors of its repeats has no
-                    # established sign: marked, and counted apart
-                    clear = abs(kt - kf) >= 2 * se
-                    agree += same and clear
-                    total += clear
-                    unclear += not clear
-                    unclear_same += same and not clear
-                    # where the kernel's change has no established sign, what can be asked of
-                    # the model is a change inside the kernel's interval
-                    lo, hi = (kt - kf - 2 * se) / kf, (kt - kf + 2 * se) / kf
-                    unclear_inside += not clear and lo <= mc <= hi
-                    if knob == "vm.zone_reclaim_mode" and setv == "1":
-                        kd = mean([rc_kernel(r[1])["pgsteal_direct"] for r in to])
-                        md = mean([ensemble(r[1], "--set", f"{knob}={setv}")["pgsteal_direct"][0] for r in frm])
-                        reclaim_rows.append(f"| {kern} | {nodes} | {key[3]} | {kd:.0f} | {md:.0f} | {pct(md, kd)} |")
-                    print(f"| {kern} | {nodes} | {key[3]} | {'defaults' if frm is base else key[2]} | {knob}={setv} | {kf:.0f} | {kt:.0f} | "
-                          f"{100 * kc:+.1f}% | {(kt - kf) / se:+.1f} | {100 * lo:+.1f}%..{100 * hi:+.1f}% | {mf:.0f} | {mt:.0f} | {100 * mc:+.1f}% | {'same' if same else '**none**' if mc == 0 else '**opposite**'}{'' if clear else ' (kernel within its spread)'} | "
-                          f"{mc / kc:.2f} |")
+            for fkey, tkey, knob, setv in prediction_pairs(order, by, kern, nodes):
+                frm, to = by[fkey][kern], by[tkey][kern]
+                xf = [rc_kernel(r[1])["numa_miss"] for r in frm]
+                xt = [rc_kernel(r[1])["numa_miss"] for r in to]
+                kf, kt = mean(xf), mean(xt)
+                se = (sd(xf) ** 2 / len(xf) + sd(xt) ** 2 / len(xt)) ** 0.5
+                mf = mean([ensemble(r[1])["numa_miss"][0] for r in frm])
+                mt = mean([ensemble(r[1], "--set", f"{knob}={setv}")["numa_miss"][0] for r in frm])
+                kc, mc = (kt - kf) / kf, (mt - mf) / mf
+                same = (kc > 0) == (mc > 0) and mc != 0
+                # a kernel change within two standard errors of its repeats has no
+                # established sign: marked, and counted apart
+                clear = abs(kt - kf) >= 2 * se
+                agree += same and clear
+                total += clear
+                unclear += not clear
+                unclear_same += same and not clear
+                # where the kernel's change has no established sign, what can be asked of
+                # the model is a change inside the kernel's interval
+                lo, hi = (kt - kf - 2 * se) / kf, (kt - kf + 2 * se) / kf
+                unclear_inside += not clear and lo <= mc <= hi
+                if knob == "vm.zone_reclaim_mode" and setv == "1":
+                    kd = mean([rc_kernel(r[1])["pgsteal_direct"] for r in to])
+                    md = mean([ensemble(r[1], "--set", f"{knob}={setv}")["pgsteal_direct"][0] for r in frm])
+                    reclaim_rows.append(f"| {kern} | {nodes} | {fkey[3]} | {kd:.0f} | {md:.0f} | {pct(md, kd)} |")
+                print(f"| {kern} | {nodes} | {fkey[3]} | {fkey[2]} | {knob}={setv} | {kf:.0f} | {kt:.0f} | "
+                      f"{100 * kc:+.1f}% | {(kt - kf) / se:+.1f} | {100 * lo:+.1f}%..{100 * hi:+.1f}% | {mf:.0f} | {mt:.0f} | {100 * mc:+.1f}% | {'same' if same else '**none**' if mc == 0 else '**opposite**'}{'' if clear else ' (kernel within its spread)'} | "
+                      f"{mc / kc:.2f} |")
     print(f"\nDirection agreed on {agree} of {total} predictions whose kernel change is beyond two standard errors; "
           f"{unclear} more are within the kernel's spread (the model's sign the kernel's on {unclear_same}, "
           f"the model's change inside the kernel's interval on {unclear_inside})\n")
@@ -801,20 +808,13 @@ if want("reclaim-drift"):
                         f"{sum(node_ok(sim[r[0]], rc_kernel(r[1])) for r in rs)}")
         print(f"{kern}: " + "; ".join(line) + "\n")
     # the predictions on 6.1's 32 MiB series, single replays
-    ring = "32 MiB on CPUs 0-1, 16 MiB on 2-3"
-    def group(policy):
-        return [r for r in runs if r[2] == "6.1" and r[3] == 2 and r[4] == "mixed" and r[5] == policy and r[6] == ring]
-    preds = (("defaults", "vm.watermark_scale_factor=200", "vm.watermark_scale_factor=200"),
-             ("vm.watermark_scale_factor=200", "defaults", "vm.watermark_scale_factor=10"),
-             ("defaults", "vm.watermark_boost_factor=0", "vm.watermark_boost_factor=0"),
-             ("vm.watermark_boost_factor=0", "defaults", "vm.watermark_boost_factor=15000"),
-             ("defaults", "vm.zone_reclaim_mode=1", "vm.zone_reclaim_mode=1"))
     print("| 6.1, 32 MiB series: replayed | with | kernel change | " + " | ".join(v[0] for v in variants) + " |")
     print("|---|---|---|" + "---|" * len(variants))
-    for frm, to, setting in preds:
-        ra, rb = group(frm), group(to)
-        if not ra or not rb:
+    for fkey, tkey, knob, setv in prediction_pairs(order, by, "6.1", 2):
+        if fkey[3] != "32 MiB on CPUs 0-1, 16 MiB on 2-3":
             continue
+        ra, rb = by[fkey]["6.1"], by[tkey]["6.1"]
+        frm, setting = fkey[2], f"{knob}={setv}"
         ka, kb = mean([rc_kernel(r[1])["numa_miss"] for r in ra]), mean([rc_kernel(r[1])["numa_miss"] for r in rb])
         cells = []
         for (_, extra), sim in zip(variants, sims):

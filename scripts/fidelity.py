@@ -17,8 +17,8 @@ predicted from one run vs the kernel's change between two runs), endfree (each z
 at the end, follow and simulate mode against the kernel's after/ zoneinfo), reclaim (testdata/reclaim:
 simulate mode under each run's recorded policy, placement and reclaim against the kernel),
 reclaim-groups (the same per group of three repeats: means, the kernel's spread over the repeats and
-the model's over --ensemble 8), reclaim-zones (the pages reclaim took and the fallbacks per zone, the kernel's and the
-model's, means per group), reclaim-predict (a policy change predicted from each group's runs
+the model's over --ensemble 8), reclaim-zones (the pages reclaim took and the fallbacks per zone, the
+kernel's and the model's, means per group), reclaim-predict (a policy change predicted from each group's runs
 against the kernel's change between the groups' means): the default set.
 Not in the default set: sensitivity (simulate-mode numa_miss across kswapd's reclaim speed),
 wsf-sweep (numa_miss from both wsf recordings across vm.watermark_scale_factor 10..200), repeats
@@ -706,10 +706,10 @@ if want("reclaim-zones"):
                 cells += ["–", "–", "–"]
                 continue
             kin = [sim[r[0]].get("trace_fallbacks.node1.Normal", 0) >= 100 for r in rs]
-            min_ = [sim[r[0]].get("model_fallbacks.node1.Normal", 0) >= 100 for r in rs]
-            used = used or any(kin) or any(min_)
-            cells += [split(rs, kin, lambda r: rc_kernel(r[1])["numa_miss"]), split(rs, min_, lambda r: sim[r[0]]["numa_miss"]),
-                      f"{sum(a == b for a, b in zip(kin, min_))} of {len(rs)}"]
+            mod = [sim[r[0]].get("model_fallbacks.node1.Normal", 0) >= 100 for r in rs]
+            used = used or any(kin) or any(mod)
+            cells += [split(rs, kin, lambda r: rc_kernel(r[1])["numa_miss"]), split(rs, mod, lambda r: sim[r[0]]["numa_miss"]),
+                      f"{sum(a == b for a, b in zip(kin, mod))} of {len(rs)}"]
         if used:
             print(f"| {setup_label(*key)} | " + " | ".join(cells) + " |")
     print()

@@ -299,8 +299,8 @@ for e in events:
             g.setdefault("zone", "-")
     elif typ == 5:
         add("extfrag_events", 1, ts)
-        z = zone_of(pfn) if pfn is not None else None
-        if z and opt.get("fallback-zones"):
+        z = zone_of(pfn) if opt.get("fallback-zones") and pfn is not None else None
+        if z:
             add(f"trace_fallbacks.node{z[2]}.{z[3]}", 1, ts)
         if co:
             add("extfrag_change_ownership", 1, ts)

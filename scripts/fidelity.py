@@ -636,12 +636,14 @@ if want("reclaim-zones"):
     zones = sorted({n[len("trace_reclaimed_pages."):] for r in runs for n in sim[r[0]] if n.startswith("trace_reclaimed_pages.")},
                    key=zone_order)
 
-    def zone_table(head, width, cell):
-        """A row per setup and zone, @width columns per kernel from cell(runs, zone) -> (cells, used)."""
-        print("| setup | zone | " + " | ".join(f"{k}: {head}" for k in KERNELS) + " |")
-        print("|---|---|" + "---|" * (width * len(KERNELS)))
-        for key in order:
-            for z in zones:
+    def setup_table(head, width, cell, zs=(), keys=None):
+        """A row per setup of @keys (default: all), and per zone of @zs if any, with @width columns
+        per kernel from cell(runs, zone) -> (cells, used); a row nothing used is left out."""
+        zcol = "zone | " if zs else ""
+        print(f"| setup | {zcol}" + " | ".join(f"{k}: {head}" for k in KERNELS) + " |")
+        print("|---|" + ("---|" if zs else "") + "---|" * (width * len(KERNELS)))
+        for key in order if keys is None else keys:
+            for z in zs or (None,):
                 cells, used = [], False
                 for kern in KERNELS:
                     rs = by[key].get(kern, [])
@@ -649,34 +651,23 @@ if want("reclaim-zones"):
                     cells += c
                     used = used or u
                 if used:
-                    print(f"| {setup_label(*key)} | {z} | " + " | ".join(cells) + " |")
+                    print(f"| {setup_label(*key)} | " + (f"{z} | " if zs else "") + " | ".join(cells) + " |")
         print()
 
     def reclaimed(rs, z):
         km = mean([sim[r[0]].get(f"trace_reclaimed_pages.{z}", 0) for r in rs])
         mm = mean([sim[r[0]].get(f"model_reclaimed_pages.{z}", 0) for r in rs])
         return [f"{km:.0f}", f"{mm:.0f} ({mm - km:+.0f})"], km > 0 or mm > 0
-    zone_table("kernel | model", 2, reclaimed)
+    setup_table("kernel | model", 2, reclaimed, zones)
     # pages passed over for a zone above the class zone (the kernel's pgskip_*, summed: the trace's
     # mm_vmscan_lru_isolate nr_skipped; the model's model_pgskip_*), means per setup, and the
     # runs where it passed over 1,000 pages or more
-    def skipped(r):
-        return sum(v for n, v in sim[r[0]].items() if n.startswith("model_pgskip_"))
-    print("| setup | " + " | ".join(f"{k}: kernel pgskip | model pgskip | runs with 1,000 or more: kernel, model" for k in KERNELS) + " |")
-    print("|---|" + "---|" * (3 * len(KERNELS)))
-    for key in order:
-        cells = []
-        for kern in KERNELS:
-            rs = by[key].get(kern, [])
-            if not rs:
-                cells += ["–", "–", "–"]
-                continue
-            ks = [sim[r[0]].get("trace_lru_skipped_pages", 0) for r in rs]
-            ms = [skipped(r) for r in rs]
-            cells += [f"{mean(ks):.0f}", f"{mean(ms):.0f}",
-                      f"{sum(k >= 1000 for k in ks)}, {sum(m >= 1000 for m in ms)} of {len(rs)}"]
-        print(f"| {setup_label(*key)} | " + " | ".join(cells) + " |")
-    print()
+    def skipped(rs, _):
+        ks = [sim[r[0]].get("trace_lru_skipped_pages", 0) for r in rs]
+        ms = [sum(v for n, v in sim[r[0]].items() if n.startswith("model_pgskip_")) for r in rs]
+        return [f"{mean(ks):.0f}", f"{mean(ms):.0f}",
+                f"{sum(k >= 1000 for k in ks)}, {sum(m >= 1000 for m in ms)} of {len(rs)}"], True
+    setup_table("kernel pgskip | model pgskip | runs with 1,000 or more: kernel, model", 3, skipped)
     # where the fallbacks were (mm_page_alloc_extfrag by the page's zone: the trace's
     # trace_fallbacks.*, the model's model_fallbacks.*), means per setup, and the runs with 100
     # or more in the zone
@@ -685,7 +676,7 @@ if want("reclaim-zones"):
         mf = [sim[r[0]].get(f"model_fallbacks.{z}", 0) for r in rs]
         return [f"{mean(kf):.0f}", f"{mean(mf):.0f}",
                 f"{sum(k >= 100 for k in kf)}, {sum(m >= 100 for m in mf)} of {len(rs)}"], sum(kf) > 0 or sum(mf) > 0
-    zone_table("kernel fallbacks | model | runs with 100 or more: kernel, model", 3, fallbacks)
+    setup_table("kernel fallbacks | model | runs with 100 or more: kernel, model", 3, fallbacks, zones)
     # on 2 nodes, the runs whose node 1 ran out of Movable pages (100 or more fallbacks there)
     # against the rest: mean numa_miss of each kind, the kernel's and the model's, and the runs
     # where the model's replay is of the kernel's kind
@@ -694,25 +685,14 @@ if want("reclaim-zones"):
         a = [val(r) for r, f in zip(rs, flags) if f]
         b = [val(r) for r, f in zip(rs, flags) if not f]
         return " / ".join(f"{len(x)}: {mean(x):.0f}" if x else "0" for x in (a, b))
-    print("| setup | " + " | ".join(f"{k}: kernel runs with / without node-1 fallbacks: mean numa_miss | model | model of the kernel's kind" for k in KERNELS) + " |")
-    print("|---|" + "---|" * (3 * len(KERNELS)))
-    for key in order:
-        if key[0] != 2:
-            continue
-        cells, used = [], False
-        for kern in KERNELS:
-            rs = by[key].get(kern, [])
-            if not rs:
-                cells += ["–", "–", "–"]
-                continue
-            kin = [sim[r[0]].get("trace_fallbacks.node1.Normal", 0) >= 100 for r in rs]
-            mod = [sim[r[0]].get("model_fallbacks.node1.Normal", 0) >= 100 for r in rs]
-            used = used or any(kin) or any(mod)
-            cells += [split(rs, kin, lambda r: rc_kernel(r[1])["numa_miss"]), split(rs, mod, lambda r: sim[r[0]]["numa_miss"]),
-                      f"{sum(a == b for a, b in zip(kin, mod))} of {len(rs)}"]
-        if used:
-            print(f"| {setup_label(*key)} | " + " | ".join(cells) + " |")
-    print()
+
+    def node1_dry(rs, _):
+        kin = [sim[r[0]].get("trace_fallbacks.node1.Normal", 0) >= 100 for r in rs]
+        mod = [sim[r[0]].get("model_fallbacks.node1.Normal", 0) >= 100 for r in rs]
+        return [split(rs, kin, lambda r: rc_kernel(r[1])["numa_miss"]), split(rs, mod, lambda r: sim[r[0]]["numa_miss"]),
+                f"{sum(a == b for a, b in zip(kin, mod))} of {len(rs)}"], any(kin) or any(mod)
+    setup_table("kernel runs with / without node-1 fallbacks: mean numa_miss | model | model of the kernel's kind", 3,
+                node1_dry, keys=[key for key in order if key[0] == 2])
 
 if want("reclaim-predict"):
     # each group's runs replayed under the other group's policy (--ensemble 8 each), the change of

@@ -12,17 +12,7 @@ PAGESIM_EXTRA_PKGS="slurm-wlm munge parallel" scripts/install-deps.sh || echo "r
 ninja -C build >/dev/null
 status=0
 meson test -C build --print-errorlogs || status=$?
-python3 - build/meson-logs/testlog.json <<'PY' || true
-import json, sys
-ok = fail = skip = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    s = r.get("result")
-    if s in ("OK", "EXPECTEDFAIL"): ok += 1
-    elif s == "SKIP": skip += 1
-    else: fail += 1
-print(f"{ok} passed, {fail} failed, {skip} skipped")
-PY
+python3 tests/summary.py '' build/meson-logs/testlog.json || true
 
 # Bad input (README "Bad input"): the whole suite again under ASan+UBSan, the
 # unit suite under valgrind, and a short run of every fuzz target.
@@ -35,10 +25,10 @@ ninja -C build-asan >/dev/null
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 PAGESIM_SLOW=4 \
 	meson test -C build-asan --print-errorlogs --timeout-multiplier 4 -q >/dev/null || status=$?
-python3 -c 'import json,sys; r=[json.loads(l)["result"] for l in open(sys.argv[1])]; print("asan+ubsan: %d passed, %d failed, %d skipped" % (sum(x in ("OK","EXPECTEDFAIL") for x in r), sum(x not in ("OK","EXPECTEDFAIL","SKIP") for x in r), r.count("SKIP")))' build-asan/meson-logs/testlog.json
+python3 tests/summary.py 'asan+ubsan: ' build-asan/meson-logs/testlog.json || true
 echo "== valgrind: unit suite"
 meson test -C build --setup valgrind --suite unit --print-errorlogs -q >/dev/null || status=$?
-python3 -c 'import json,sys; r=[json.loads(l)["result"] for l in open(sys.argv[1])]; print("valgrind: %d passed, %d failed, %d skipped" % (sum(x in ("OK","EXPECTEDFAIL") for x in r), sum(x not in ("OK","EXPECTEDFAIL","SKIP") for x in r), r.count("SKIP")))' build/meson-logs/testlog-valgrind.json
+python3 tests/summary.py 'valgrind: ' build/meson-logs/testlog-valgrind.json || true
 echo "== fuzz: ${PAGESIM_FUZZ_SECS:-45} s per target"
 fuzz/run.sh -t "${PAGESIM_FUZZ_SECS:-45}" || status=$?
 exit $status

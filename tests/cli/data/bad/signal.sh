@@ -3,6 +3,10 @@
 # on a long input, sends SIGNAL after a second and checks that pagesim
 # exits within 5 s, killed by that signal (status 128+N), leaving neither
 # TMP/out nor a temporary TMP/out.tmp.* behind.  TMP/long.zst is made once.
+# every signal's default restored first: one ignored by whoever started the tests
+# (nohup: SIGHUP; a script's background job: SIGINT, SIGQUIT) would stay ignored in
+# pagesim, and a shell cannot undo that itself
+[ "${SIGNAL_SH_DEFAULTS:-}" = 1 ] || SIGNAL_SH_DEFAULTS=1 exec env --default-signal bash "$0" "$@"
 set -u -m	# job control: a background job must not start with SIGINT ignored
 TMP=$1 SIG=$2
 shift 2

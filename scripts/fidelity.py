@@ -28,7 +28,7 @@ kswapd.wake_latency_us on the 2-node runs and the repeats), lock (docs/lock-mode
 lockstat's sections and cache-line transfers per layout, simulate mode across pcp.batch).  --markdown
 puts a heading and the command before each section's tables.  Every number comes from running pagesim.
 """
-import argparse, glob, os, re, subprocess, sys
+import argparse, concurrent.futures, glob, os, re, subprocess, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 ap = argparse.ArgumentParser()
@@ -67,6 +67,13 @@ def replayed(*args):
     if args not in _replay_cache:
         _replay_cache[args] = kv(run("replay", "-q", *args))
     return _replay_cache[args]
+
+def replayed_all(cmds):
+    """replayed() of each argument tuple of @cmds, on as many processes as there are CPUs."""
+    todo = [a for a in dict.fromkeys(cmds) if a not in _replay_cache]
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as ex:
+        for a, out in zip(todo, ex.map(lambda a: kv(run("replay", "-q", *a)), todo)):
+            _replay_cache[a] = out
 
 def kernel_delta(run_dir):
     d = {}
@@ -121,7 +128,7 @@ TITLES = {
     "reclaim-groups": "Reclaim runs: means and spread over the repeats",
     "reclaim-zones": "Reclaim runs: where reclaim takes its pages",
     "reclaim-predict": "Reclaim runs: predicting a policy change",
-    "reclaim-drift": "Reclaim runs: two kernel details the model leaves out by default",
+    "reclaim-drift": "Reclaim runs: what the model leaves out by default",
 }
 def want(name):
     """Whether section NAME runs; with --markdown, print its heading and command first."""
@@ -746,15 +753,21 @@ if want("reclaim-predict"):
     print("\n".join(reclaim_rows) + "\n")
 
 if want("reclaim-drift"):
-    # single replays under the recorded policy, as they are, with --set vmstat.drift=1, and with
-    # kswapd.sleep_check=1 as well: each setup's mean numa_miss and pgsteal_kswapd against the
+    # single replays under the recorded policy, as they are, with --set vmstat.drift=1, with
+    # kswapd.sleep_check=1 as well, and with pcp.snapshot_lists=1 alone: each setup's mean numa_miss and pgsteal_kswapd against the
     # kernel's; per kernel the runs whose numa_miss, and whose per-node numastat, are within 5%;
     # then the predictions of the 32 MiB series (the model's change of the mean numa_miss against
     # the kernel's change between the setups' means)
     runs = reclaim_runs()
     order, by = setups(runs)
     variants = (("model", ()), ("vmstat.drift=1", ("--set", "vmstat.drift=1")),
-                ("and kswapd.sleep_check=1", ("--set", "vmstat.drift=1", "--set", "kswapd.sleep_check=1")))
+                ("and kswapd.sleep_check=1", ("--set", "vmstat.drift=1", "--set", "kswapd.sleep_check=1")),
+                ("pcp.snapshot_lists=1 alone", ("--set", "pcp.snapshot_lists=1")))
+    pairs = [(fkey, tkey, knob, setv) for fkey, tkey, knob, setv in prediction_pairs(order, by, "6.1", 2)
+             if fkey[3] == "32 MiB on CPUs 0-1, 16 MiB on 2-3"]
+    replayed_all([("--mode", "simulate", *extra, r[1]) for _, extra in variants for r in runs] +
+                 [("--mode", "simulate", *extra, "--set", f"{knob}={setv}", r[1]) for _, extra in variants
+                  for fkey, _, knob, setv in pairs for r in by[fkey]["6.1"]])
     sims = [{r[0]: replayed("--mode", "simulate", *extra, r[1]) for r in runs} for _, extra in variants]
     cols = ("numa_miss", "pgsteal_kswapd")
     print("| setup | counter | " + " | ".join(f"{k}: kernel mean | " + " | ".join(v[0] for v in variants) for k in KERNELS) + " |")
@@ -790,9 +803,7 @@ if want("reclaim-drift"):
     # the predictions on 6.1's 32 MiB series, single replays
     print("| 6.1, 32 MiB series: replayed | with | kernel change | " + " | ".join(v[0] for v in variants) + " |")
     print("|---|---|---|" + "---|" * len(variants))
-    for fkey, tkey, knob, setv in prediction_pairs(order, by, "6.1", 2):
-        if fkey[3] != "32 MiB on CPUs 0-1, 16 MiB on 2-3":
-            continue
+    for fkey, tkey, knob, setv in pairs:
         ra, rb = by[fkey]["6.1"], by[tkey]["6.1"]
         frm, setting = fkey[2], f"{knob}={setv}"
         ka, kb = mean([rc_kernel(r[1])["numa_miss"] for r in ra]), mean([rc_kernel(r[1])["numa_miss"] for r in rb])

@@ -310,6 +310,11 @@ static uint32_t rmqueue_smallest(struct ps_zone *z, int order, int mt)
 	return PS_NIL;
 }
 
+uint32_t ps_rmqueue_smallest(struct ps_zone *z, int order, int mt)
+{
+	return rmqueue_smallest(z, order, list_index(mt));
+}
+
 static int can_steal(const struct ps_zone *z, int o, int start)
 {
 	return o >= z->pageblock_order || o >= z->pageblock_order / 2 || start != PS_MT_MOVABLE;

@@ -172,6 +172,9 @@ void ps_free_block(struct ps_zone *z, uint32_t idx, int order);
  */
 uint32_t ps_rmqueue(struct ps_zone *z, int order, int mt, int *mode);
 
+/* __rmqueue_smallest alone: a block of @order from @mt's own lists, no fallback (PS_NIL: none). */
+uint32_t ps_rmqueue_smallest(struct ps_zone *z, int order, int mt);
+
 /*
  * Removes [idx, 2^order) from the free block that contains it (follow mode:
  * the kernel took this block), splitting the rest back onto the free lists

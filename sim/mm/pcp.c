@@ -353,6 +353,30 @@ void ps_pcp_drain(struct ps_zone *z, struct ps_pcp *pcp, int n, int start_list)
 	lock_section(z, (int)(pcp->drain_pages - pages0), PS_LOCK_DRAIN);
 }
 
+/* A block just taken from the buddy onto the tail of list @l, as rmqueue_bulk puts it. */
+static void list_block(struct ps_zone *z, struct ps_pcp *pcp, struct ps_list *l, uint32_t b, int order, int mt)
+{
+	ps_zone_mark(z, b, order, PG_PCP, mt);
+	ps_list_add_tail(z, l, b);
+	pcp->count += 1 << order;
+	ps_zone_pcp_add(z, 1u << order);
+}
+
+int ps_pcp_seed(struct ps_zone *z, struct ps_pcp *pcp, int pages, int mt)
+{
+	struct ps_list *l = &pcp->lists[ps_pcp_index(z, 0, mt)];
+	int got = 0;
+
+	for (; got < pages; got++) {
+		uint32_t b = ps_rmqueue_smallest(z, 0, mt);
+
+		if (b == PS_NIL)
+			break;
+		list_block(z, pcp, l, b, 0, mt);
+	}
+	return got;
+}
+
 uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 {
 	struct ps_list *l = &pcp->lists[ps_pcp_index(z, order, mt)];
@@ -368,11 +392,8 @@ uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 
 			if (b == PS_NIL)
 				break;
-			ps_zone_mark(z, b, order, PG_PCP, mt);
-			ps_list_add_tail(z, l, b);
-			pcp->count += 1 << order;
+			list_block(z, pcp, l, b, order, mt);
 			pcp->refill_pages += 1 << order;
-			ps_zone_pcp_add(z, 1u << order);
 			got++;
 		}
 		if (got)

@@ -92,6 +92,13 @@ int ps_pcp_allowed(const struct ps_profile *prof, int order, int pageblock_order
  */
 uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt);
 
+/*
+ * The CPU's list as a snapshot found it: @pages order-0 pages of @mt taken
+ * from the buddy as a refill takes them (no fallback, no refill counted).
+ * Returns the pages placed.
+ */
+int ps_pcp_seed(struct ps_zone *z, struct ps_pcp *pcp, int pages, int mt);
+
 /* free_unref_page: puts the block on the CPU's list, draining a batch over high. */
 void ps_pcp_free(struct ps_zone *z, struct ps_pcp *pcp, uint32_t idx, int order);
 

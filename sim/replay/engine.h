@@ -78,6 +78,7 @@ struct ps_replay {
 	uint64_t untraced_buddy_allocs, pcp_resyncs, isolated_pages;
 	uint64_t sim_alloc_failed, sim_skipped_failed;
 	uint64_t capped_blocks, placed_blocks, placed_pages, unplaced_blocks;
+	uint64_t pcp_seeded;		/* snapshot pcp pages put on the model's lists (simulate) */
 	int verbose_left;
 	int *shadow;			/* follow: [zone][cpu][list] blocks the kernel's rules would hold */
 	int *shadow_seed;		/* follow: [zone][cpu] pages on the lists at the start, lists unknown */
@@ -266,6 +267,7 @@ void rp_free_pass1(struct ps_replay *r);
 
 /* initial.c */
 void rp_build_zone(struct ps_replay *r, int zi);
+void rp_seed_pcp_lists(struct ps_replay *r);
 int64_t rp_snapshot_free(const struct ps_machine *m, const struct ps_zone_desc *d);
 
 /* follow.c; the caller counts the event (ps_counters_event) and gives it to the lock model */

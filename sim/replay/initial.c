@@ -189,3 +189,26 @@ void rp_build_zone(struct ps_replay *r, int zi)
 		}
 	}
 }
+
+/*
+ * pcp.snapshot_lists=1 (simulate): each CPU's lists as the snapshot counts
+ * them, taken out of the buddy that rp_build_zone() filled, so the zones'
+ * free counts start at the kernel's NR_FREE_PAGES.  The snapshot gives a
+ * count per CPU and zone, not the lists: every page goes on the Movable
+ * order-0 list.
+ */
+void rp_seed_pcp_lists(struct ps_replay *r)
+{
+	const struct ps_machine *m = r->m;
+
+	if (r->o.policy.pcp_snapshot_lists != 1)
+		return;
+	for (int s = 0; s < m->nr_pcp_seed; s++) {
+		const struct ps_pcp_seed *sd = &m->pcp_seed[s];
+
+		for (int i = 0; i < r->mm.nr_zones && sd->cpu < r->mm.nr_cpus; i++)
+			if (m->zones[i].node == sd->node && m->zones[i].type == sd->type)
+				r->pcp_seeded += ps_pcp_seed(&r->mm.zones[i], &r->mm.pcps[(size_t)i * r->mm.nr_cpus + sd->cpu],
+							     sd->count, PS_MT_MOVABLE);
+	}
+}

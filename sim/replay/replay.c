@@ -211,6 +211,8 @@ int ps_replay_start(struct ps_replay *r, char *err, int len)
 	}
 	for (int zi = 0; zi < r->mm.nr_zones; zi++)
 		rp_build_zone(r, zi);
+	if (r->o.mode == PS_REPLAY_SIMULATE)
+		rp_seed_pcp_lists(r);
 	rp_lru_start(r);
 	untraced_targets(r);
 	if (isolated_pool(r, err, len) < 0)

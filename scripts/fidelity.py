@@ -755,7 +755,8 @@ if want("reclaim-predict"):
 if want("reclaim-drift"):
     # single replays under the recorded policy, as they are, with --set vmstat.drift=1, with
     # kswapd.sleep_check=1 as well, and with pcp.snapshot_lists=1 alone: each setup's mean numa_miss and pgsteal_kswapd against the
-    # kernel's; per kernel the runs whose numa_miss, and whose per-node numastat, are within 5%;
+    # kernel's; per kernel the runs whose numa_miss, and whose per-node numastat, are within 5%,
+    # and whose extfrag_events are within 25% of the trace's;
     # then the predictions of the 32 MiB series (the model's change of the mean numa_miss against
     # the kernel's change between the setups' means)
     runs = reclaim_runs()
@@ -796,9 +797,11 @@ if want("reclaim-drift"):
         line = []
         for (name, _), sim in zip(variants, sims):
             errs = [abs(sim[r[0]]["numa_miss"] - rc_kernel(r[1])["numa_miss"]) / rc_kernel(r[1])["numa_miss"] for r in rs]
+            ef = [abs(sim[r[0]]["extfrag_events"] - rc_kernel(r[1])["extfrag_events"]) <=
+                  0.25 * rc_kernel(r[1])["extfrag_events"] for r in rs]
             line.append(f"{name}: numa_miss within 5% on {sum(e <= 0.05 for e in errs)} of {len(rs)} runs "
                         f"(mean error {100 * mean(errs):.1f}%), per-node numastat on "
-                        f"{sum(node_ok(sim[r[0]], rc_kernel(r[1])) for r in rs)}")
+                        f"{sum(node_ok(sim[r[0]], rc_kernel(r[1])) for r in rs)}, extfrag_events within 25% on {sum(ef)}")
         print(f"{kern}: " + "; ".join(line) + "\n")
     # the predictions on 6.1's 32 MiB series, single replays
     print("| 6.1, 32 MiB series: replayed | with | kernel change | " + " | ".join(v[0] for v in variants) + " |")

@@ -754,9 +754,9 @@ if want("reclaim-predict"):
 
 if want("reclaim-drift"):
     # single replays under the recorded policy, as they are, with --set vmstat.drift=1, with
-    # kswapd.sleep_check=1 as well, and with pcp.snapshot_lists=1 alone: each setup's mean numa_miss and pgsteal_kswapd against the
-    # kernel's; per kernel the runs whose numa_miss, and whose per-node numastat, are within 5%,
-    # and whose extfrag_events are within 25% of the trace's;
+    # kswapd.sleep_check=1 as well, and with pcp.snapshot_lists=1 alone: each setup's mean
+    # numa_miss and pgsteal_kswapd against the kernel's; per kernel the runs whose numa_miss, and
+    # whose per-node numastat, are within 5%, and whose extfrag_events are within 25% of the trace's;
     # then the predictions of the 32 MiB series (the model's change of the mean numa_miss against
     # the kernel's change between the setups' means)
     runs = reclaim_runs()

@@ -757,18 +757,19 @@ if want("reclaim-drift"):
     # kswapd.sleep_check=1 as well, and with pcp.snapshot_lists=1 alone: each setup's mean
     # numa_miss and pgsteal_kswapd against the kernel's; per kernel the runs whose numa_miss, and
     # whose per-node numastat, are within 5%, and whose extfrag_events are within 25% of the trace's;
-    # then the predictions of the 32 MiB series (the model's change of the mean numa_miss against
-    # the kernel's change between the setups' means)
+    # then the predictions of both kernels' 32 MiB series (the model's change of the mean
+    # numa_miss against the kernel's change between the setups' means)
     runs = reclaim_runs()
     order, by = setups(runs)
     variants = (("model", ()), ("vmstat.drift=1", ("--set", "vmstat.drift=1")),
                 ("and kswapd.sleep_check=1", ("--set", "vmstat.drift=1", "--set", "kswapd.sleep_check=1")),
                 ("pcp.snapshot_lists=1 alone", ("--set", "pcp.snapshot_lists=1")))
-    pairs = [(fkey, tkey, knob, setv) for fkey, tkey, knob, setv in prediction_pairs(order, by, "6.1", 2)
+    pairs = [(kern, fkey, tkey, knob, setv) for kern in KERNELS
+             for fkey, tkey, knob, setv in prediction_pairs(order, by, kern, 2)
              if fkey[3] == "32 MiB on CPUs 0-1, 16 MiB on 2-3"]
     replayed_all([("--mode", "simulate", *extra, r[1]) for _, extra in variants for r in runs] +
                  [("--mode", "simulate", *extra, "--set", f"{knob}={setv}", r[1]) for _, extra in variants
-                  for fkey, _, knob, setv in pairs for r in by[fkey]["6.1"]])
+                  for kern, fkey, _, knob, setv in pairs for r in by[fkey][kern]])
     sims = [{r[0]: replayed("--mode", "simulate", *extra, r[1]) for r in runs} for _, extra in variants]
     cols = ("numa_miss", "pgsteal_kswapd")
     print("| setup | counter | " + " | ".join(f"{k}: kernel mean | " + " | ".join(v[0] for v in variants) for k in KERNELS) + " |")
@@ -803,11 +804,11 @@ if want("reclaim-drift"):
                         f"(mean error {100 * mean(errs):.1f}%), per-node numastat on "
                         f"{sum(node_ok(sim[r[0]], rc_kernel(r[1])) for r in rs)}, extfrag_events within 25% on {sum(ef)}")
         print(f"{kern}: " + "; ".join(line) + "\n")
-    # the predictions on 6.1's 32 MiB series, single replays
-    print("| 6.1, 32 MiB series: replayed | with | kernel change | " + " | ".join(v[0] for v in variants) + " |")
-    print("|---|---|---|" + "---|" * len(variants))
-    for fkey, tkey, knob, setv in pairs:
-        ra, rb = by[fkey]["6.1"], by[tkey]["6.1"]
+    # the predictions on the 32 MiB series of both kernels, single replays
+    print("| 32 MiB series | replayed | with | kernel change | " + " | ".join(v[0] for v in variants) + " |")
+    print("|---|---|---|---|" + "---|" * len(variants))
+    for kern, fkey, tkey, knob, setv in pairs:
+        ra, rb = by[fkey][kern], by[tkey][kern]
         frm, setting = fkey[2], f"{knob}={setv}"
         ka, kb = mean([rc_kernel(r[1])["numa_miss"] for r in ra]), mean([rc_kernel(r[1])["numa_miss"] for r in rb])
         cells = []
@@ -815,5 +816,5 @@ if want("reclaim-drift"):
             m0 = mean([sim[r[0]]["numa_miss"] for r in ra])
             m1 = mean([replayed("--mode", "simulate", *extra, "--set", setting, r[1])["numa_miss"] for r in ra])
             cells.append(pct(m1, m0))
-        print(f"| {frm} | {setting} | {pct(kb, ka)} | " + " | ".join(cells) + " |")
+        print(f"| {kern} | {frm} | {setting} | {pct(kb, ka)} | " + " | ".join(cells) + " |")
     print()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures pagesim against the kernel on recorded runs and prints docs/fidelity.md's tables.
 
-    scripts/fidelity.py [--build build] [--runs DIR] [--section NAME]... [--markdown]
+    scripts/fidelity.py [--build build] [--runs DIR] [--section NAME]... [--set KEY=VALUE]... [--markdown]
 
 The runs are the ones bundled in testdata/: the pagesim files testdata/{numa2,numa4,uma}/RUN.pgs,
 whose run directories beside them (RUN/before, RUN/after) give the kernel's own deltas, and the
@@ -26,7 +26,9 @@ wsf-sweep (numa_miss from both wsf recordings across vm.watermark_scale_factor 1
 the wsf 10 <-> 200 prediction against the kernel's means), wake-latency (numa_miss across
 kswapd.wake_latency_us on the 2-node runs and the repeats), lock (docs/lock-model.md's tables:
 lockstat's sections and cache-line transfers per layout, simulate mode across pcp.batch).  --markdown
-puts a heading and the command before each section's tables.  Every number comes from running pagesim.
+puts a heading and the command before each section's tables.  --set KEY=VALUE gives every replay
+that --set (a model switch such as pcp.snapshot_lists=1: the tables as they would be with it on).
+Every number comes from running pagesim.
 """
 import argparse, concurrent.futures, glob, os, re, subprocess, sys
 
@@ -37,11 +39,15 @@ ap.add_argument("--runs", help="a directory of extra run directories (RUN/trace.
 ap.add_argument("--testdata", default=os.path.join(here, "..", "testdata"))
 ap.add_argument("--section", action="append")
 ap.add_argument("--markdown", action="store_true")
+ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="given to every replay")
 a = ap.parse_args()
 PS = os.path.join(a.build, "pagesim")
+SETS = [x for kv_ in a.set for x in ("--set", kv_)]
 
 def run(*args, timeout=None):
     """pagesim's output; with timeout, None when it has not finished by then."""
+    if args and args[0] == "replay":
+        args = (args[0], *SETS, *args[1:])
     try:
         out = subprocess.run([PS, *args], capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -135,7 +141,8 @@ def want(name):
     if name not in sections:
         return False
     if a.markdown:
-        print(f"## {TITLES[name]}\n\n`scripts/fidelity.py --section {name}`\n")
+        sets = "".join(f" --set {x}" for x in a.set)
+        print(f"## {TITLES[name]}\n\n`scripts/fidelity.py --section {name}{sets}`\n")
     return True
 sections = a.section or ["stat", "follow", "pcp", "sim-numa", "extfrag", "wsf", "endfree",
                          "reclaim-follow", "reclaim", "reclaim-groups", "reclaim-zones", "reclaim-predict",

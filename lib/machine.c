@@ -102,6 +102,14 @@ void ps_machine_finish(struct ps_machine *m)
 	qsort(m->zones, m->nr_zones, sizeof(m->zones[0]), zone_cmp);
 }
 
+int ps_machine_zone_index(const struct ps_machine *m, int node, int type)
+{
+	for (int i = 0; i < m->nr_zones; i++)
+		if (m->zones[i].node == node && m->zones[i].type == type)
+			return i;
+	return -1;
+}
+
 int ps_machine_zone_of(const struct ps_machine *m, uint64_t pfn)
 {
 	int lo = 0, hi = m->nr_zones - 1, found = -1;

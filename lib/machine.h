@@ -121,6 +121,9 @@ void ps_machine_assume_end(struct ps_machine *m, uint64_t end_pfn);
 /* Index of the zone holding @pfn, or -1 (outside every zone's span). */
 int ps_machine_zone_of(const struct ps_machine *m, uint64_t pfn);
 
+/* Index of node @node's zone of type @type (PS_ZONE_*), or -1 (none). */
+int ps_machine_zone_index(const struct ps_machine *m, int node, int type);
+
 /*
  * pfn -> zone index in one load: the machine's pfn range cut into at most
  * PS_ZONE_TABLE chunks; a chunk no zone starts or ends inside (and that no

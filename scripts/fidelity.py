@@ -76,10 +76,8 @@ def replayed(*args):
 
 def replayed_all(cmds):
     """replayed() of each argument tuple of @cmds, on as many processes as there are CPUs."""
-    todo = [a for a in dict.fromkeys(cmds) if a not in _replay_cache]
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as ex:
-        for a, out in zip(todo, ex.map(lambda a: kv(run("replay", "-q", *a)), todo)):
-            _replay_cache[a] = out
+        list(ex.map(lambda args: replayed(*args), dict.fromkeys(cmds)))
 
 def kernel_delta(run_dir):
     d = {}

@@ -681,14 +681,11 @@ static int check_zone_refs(struct ctx *c, struct ps_machine *m)
 	for (int node = 0; node < c->nodes; node++)
 		for (int t = 0; t < PS_ZONE_NR; t++) {
 			const struct zspec *z = &c->ns[node].zone[t];
-			int found = 0;
 			char key[64];
 
 			if (!z->wmark_line && !z->pcp_line)
 				continue;
-			for (int i = 0; i < m->nr_zones; i++)
-				found |= m->zones[i].node == node && m->zones[i].type == t;
-			if (found)
+			if (ps_machine_zone_index(m, node, t) >= 0)
 				continue;
 			snprintf(key, sizeof(key), "node%d.zone.%s.%s", node, ps_zone_names[t],
 				 z->wmark_line ? "wmark" : "pcp");

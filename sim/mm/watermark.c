@@ -76,10 +76,9 @@ int ps_wmark_set_ratios(struct ps_wmark_tunables *t, const long *v, int n)
 
 static const struct ps_zone_desc *find_zone(const struct ps_machine *m, int node, int type)
 {
-	for (int i = 0; i < m->nr_zones; i++)
-		if (m->zones[i].node == node && m->zones[i].type == type)
-			return &m->zones[i];
-	return NULL;
+	int i = ps_machine_zone_index(m, node, type);
+
+	return i < 0 ? NULL : &m->zones[i];
 }
 
 uint64_t ps_wmark_managed(const struct ps_machine *m, int node, int type)

@@ -27,10 +27,9 @@ static int kv(int kver)
 
 static const struct ps_zone_desc *find_zone(const struct ps_machine *m, int node, int type)
 {
-	for (int i = 0; i < m->nr_zones; i++)
-		if (m->zones[i].node == node && m->zones[i].type == type)
-			return &m->zones[i];
-	return NULL;
+	int i = ps_machine_zone_index(m, node, type);
+
+	return i < 0 ? NULL : &m->zones[i];
 }
 
 /* populated_zone(): present pages (the managed count if the source gave none) */

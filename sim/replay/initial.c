@@ -205,10 +205,10 @@ void rp_seed_pcp_lists(struct ps_replay *r)
 		return;
 	for (int s = 0; s < m->nr_pcp_seed; s++) {
 		const struct ps_pcp_seed *sd = &m->pcp_seed[s];
+		int i = ps_machine_zone_index(m, sd->node, sd->type);
 
-		for (int i = 0; i < r->mm.nr_zones && sd->cpu < r->mm.nr_cpus; i++)
-			if (m->zones[i].node == sd->node && m->zones[i].type == sd->type)
-				r->pcp_seeded += ps_pcp_seed(&r->mm.zones[i], &r->mm.pcps[(size_t)i * r->mm.nr_cpus + sd->cpu],
-							     sd->count, PS_MT_MOVABLE);
+		if (i >= 0 && sd->cpu < r->mm.nr_cpus)
+			r->pcp_seeded += ps_pcp_seed(&r->mm.zones[i], &r->mm.pcps[(size_t)i * r->mm.nr_cpus + sd->cpu],
+						     sd->count, PS_MT_MOVABLE);
 	}
 }

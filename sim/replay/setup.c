@@ -150,21 +150,21 @@ static void seed_pcp_counts(struct ps_replay *r, int counts)
 
 	for (int s = 0; s < m->nr_pcp_seed; s++) {
 		const struct ps_pcp_seed *sd = &m->pcp_seed[s];
+		int i = ps_machine_zone_index(m, sd->node, sd->type);
+		struct ps_pcp *pcp;
 
-		for (int i = 0; i < m->nr_zones && sd->cpu < r->mm.nr_cpus; i++)
-			if (m->zones[i].node == sd->node && m->zones[i].type == sd->type) {
-				struct ps_pcp *pcp = &r->mm.pcps[(size_t)i * r->mm.nr_cpus + sd->cpu];
-
-				if (counts) {
-					r->shadow_seed[(size_t)i * r->mm.nr_cpus + sd->cpu] += sd->count;
-					pcp->count += sd->count;
-					r->seed_pages += (uint64_t)sd->count;
-				}
-				/* bounds only with the lists' own high (init_pcps): a set pcp.high has none */
-				if (pcp->high_max && r->mm.t.percpu_pagelist_high_fraction < 0 &&
-				    sd->high >= pcp->high_min && sd->high <= pcp->high_max)
-					pcp->high = sd->high;
-			}
+		if (i < 0 || sd->cpu >= r->mm.nr_cpus)
+			continue;
+		pcp = &r->mm.pcps[(size_t)i * r->mm.nr_cpus + sd->cpu];
+		if (counts) {
+			r->shadow_seed[(size_t)i * r->mm.nr_cpus + sd->cpu] += sd->count;
+			pcp->count += sd->count;
+			r->seed_pages += (uint64_t)sd->count;
+		}
+		/* bounds only with the lists' own high (init_pcps): a set pcp.high has none */
+		if (pcp->high_max && r->mm.t.percpu_pagelist_high_fraction < 0 &&
+		    sd->high >= pcp->high_min && sd->high <= pcp->high_max)
+			pcp->high = sd->high;
 	}
 }
 

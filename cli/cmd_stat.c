@@ -20,7 +20,8 @@ static const char stat_usage[] =
 	"Counts the kernel's page-allocator counters straight from a trace, with no\n"
 	"model: numa_* and pgalloc_*/pgfree as /proc/vmstat defines them, the per-node\n"
 	"numastat counters (node<N>.*), the extfrag rows, events per type, and with the\n"
-	"page-cache, LRU or reclaim events pgsteal_*, pgscan_*, pageoutrun.\n"
+	"page-cache, LRU or reclaim events pgsteal_*, pgscan_*, pageoutrun and\n"
+	"kswapd_low/high_wmark_hit_quickly.\n"
 	"TRACE is ftrace text (tracefs trace or trace_pipe), trace-cmd report text, a\n"
 	"trace.dat, a perf.data, perf script text or a pagesim file; any of them may be\n"
 	"compressed with zstd, gzip or xz.\n"
@@ -187,6 +188,7 @@ static void classify(struct check *c, const struct ps_kv *trace)
 static int is_reclaim_counter(const char *name)
 {
 	return !strncmp(name, "pgsteal_", 8) || !strncmp(name, "pgscan_", 7) || !strcmp(name, "pageoutrun") ||
+	       !strcmp(name, "kswapd_low_wmark_hit_quickly") || !strcmp(name, "kswapd_high_wmark_hit_quickly") ||
 	       !strcmp(name, "zone_reclaim_failed");
 }
 

@@ -235,6 +235,27 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 	}
 	case PS_EV_KSWAPD_WAKE:
 		c->pageoutrun++;
+		if (ev->x.ks.nid >= 0 && ev->x.ks.nid < PS_MAX_NODES) {
+			int n = ev->x.ks.nid;
+
+			if (c->kswapd_ran[n]) {
+				if (c->kswapd_woken[n])
+					c->kswapd_low_wmark_hit_quickly++;
+				else
+					c->kswapd_high_wmark_hit_quickly++;
+			}
+			c->kswapd_ran[n] = 1;
+			c->kswapd_woken[n] = 0;
+		}
+		c->have_reclaim = c->have_reclaim_events = 1;
+		break;
+	case PS_EV_KSWAPD_SLEEP:
+	case PS_EV_WAKEUP_KSWAPD:
+		if (ev->x.ks.nid >= 0 && ev->x.ks.nid < PS_MAX_NODES) {
+			if (ev->type == PS_EV_KSWAPD_SLEEP)
+				c->kswapd_ran[ev->x.ks.nid] = 0;
+			c->kswapd_woken[ev->x.ks.nid] = ev->type == PS_EV_WAKEUP_KSWAPD;
+		}
 		c->have_reclaim = c->have_reclaim_events = 1;
 		break;
 	default:
@@ -366,6 +387,8 @@ int ps_counters_to_kv(struct ps_counters *c, struct ps_kv *kv)
 		PS_KV_SET("pgscan_kswapd", c->pgscan_kswapd);
 		PS_KV_SET("pgscan_direct", c->pgscan_direct);
 		PS_KV_SET("pageoutrun", c->pageoutrun);
+		PS_KV_SET("kswapd_low_wmark_hit_quickly", c->kswapd_low_wmark_hit_quickly);
+		PS_KV_SET("kswapd_high_wmark_hit_quickly", c->kswapd_high_wmark_hit_quickly);
 		PS_KV_SET("zone_reclaim_failed", c->zone_reclaim_failed);
 		PS_KV_SET("node_reclaim_calls", c->node_reclaim_calls);
 	}

@@ -98,6 +98,18 @@ struct ps_counters {
 	 */
 	uint64_t pgsteal_kswapd, pgsteal_direct, pgscan_kswapd, pgscan_direct;
 	uint64_t pageoutrun, node_reclaim_calls, zone_reclaim_failed;
+	/*
+	 * kswapd_try_to_sleep's verdicts: a run (mm_vmscan_kswapd_wake) that
+	 * follows the node's previous run with no mm_vmscan_kswapd_sleep
+	 * between is a kswapd_low_wmark_hit_quickly when an effective wake
+	 * (mm_vmscan_wakeup_kswapd, traced only when kswapd was waiting) ended
+	 * the short sleep, else a kswapd_high_wmark_hit_quickly (the node not
+	 * balanced at the sleep's check).  A node's first run in the trace
+	 * counts as from a full sleep.
+	 */
+	uint64_t kswapd_low_wmark_hit_quickly, kswapd_high_wmark_hit_quickly;
+	uint8_t kswapd_ran[PS_MAX_NODES];	/* a run since the node's last full sleep */
+	uint8_t kswapd_woken[PS_MAX_NODES];	/* an effective wake since the node's last run */
 	struct ps_reclaim_task reclaim_task[PS_MAX_CPUS];	/* trace: the tasks inside a direct or node reclaim */
 	int nr_reclaim_task;
 	int have_reclaim;		/* the reclaim rows are printed: the trace or the model has them */

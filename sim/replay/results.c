@@ -94,9 +94,12 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		r->cnt.pgscan_direct = r->mm.pgscan_direct;
 		r->cnt.node_reclaim_calls = r->mm.node_reclaims;
 		r->cnt.zone_reclaim_failed = r->mm.zone_reclaim_failed;
-		r->cnt.pageoutrun = 0;
-		for (int n = 0; n < PS_MAX_NODES; n++)
+		r->cnt.pageoutrun = r->cnt.kswapd_low_wmark_hit_quickly = r->cnt.kswapd_high_wmark_hit_quickly = 0;
+		for (int n = 0; n < PS_MAX_NODES; n++) {
 			r->cnt.pageoutrun += r->mm.node[n].kswapd.runs;
+			r->cnt.kswapd_low_wmark_hit_quickly += r->mm.node[n].kswapd.hit_quickly_low;
+			r->cnt.kswapd_high_wmark_hit_quickly += r->mm.node[n].kswapd.hit_quickly_high;
+		}
 	}
 	if (ps_counters_to_kv(&r->cnt, kv) < 0)
 		return -1;

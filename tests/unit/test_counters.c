@@ -8,7 +8,9 @@
  * counts as ps_counters_event() one event at a time does, on random events
  * of every kind, unusual ones included.  And numastat per version
  * (zone_statistics): 4.10+, <= 4.6 with __GFP_OTHER_NODE, and 4.7-4.9's
- * rule that judged hit/miss against the CPU's node.
+ * rule that judged hit/miss against the CPU's node.  And kswapd_try_to_sleep's
+ * verdicts (kswapd_low/high_wmark_hit_quickly) from the vmscan events, node
+ * by node.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,6 +202,51 @@ static void compare_batch(const struct ps_machine *m, uint64_t end)
 	CHECK(c.cpu_without_node > 0 && c.alloc_failed > 0 && c.pgfree > 0 && c.pgfree_batched_pages > 0);
 }
 
+static void kswapd_event(struct ps_counters *c, int type, int nid)
+{
+	struct ps_event ev = { .type = (uint8_t)type, .pid = -1 };
+
+	ev.x.ks.nid = (int16_t)nid;
+	ev.x.ks.zid = -1;
+	ps_counters_event(c, &ev);
+}
+
+/*
+ * A run right after the node's previous one, with no full sleep between, is
+ * LOW when an effective wake of that node came between them, HIGH when none
+ * did; a run after a full sleep (or the node's first) is neither, and one
+ * node's wakes say nothing of another's.
+ */
+static void test_hit_quickly(void)
+{
+	static struct ps_counters c;
+
+	ps_counters_init(&c, NULL, 9);
+	kswapd_event(&c, PS_EV_WAKEUP_KSWAPD, 0);
+	kswapd_event(&c, PS_EV_KSWAPD_WAKE, 0);		/* node 0's first run */
+	kswapd_event(&c, PS_EV_KSWAPD_WAKE, 1);		/* node 1's first run */
+	kswapd_event(&c, PS_EV_WAKEUP_KSWAPD, 0);
+	kswapd_event(&c, PS_EV_KSWAPD_WAKE, 0);		/* woken in the short sleep: LOW */
+	CHECK_EQ(c.kswapd_low_wmark_hit_quickly, 1);
+	CHECK_EQ(c.kswapd_high_wmark_hit_quickly, 0);
+	kswapd_event(&c, PS_EV_KSWAPD_WAKE, 0);		/* not balanced after it: HIGH */
+	CHECK_EQ(c.kswapd_high_wmark_hit_quickly, 1);
+	kswapd_event(&c, PS_EV_WAKEUP_KSWAPD, 0);
+	kswapd_event(&c, PS_EV_KSWAPD_WAKE, 1);		/* node 0's wake: node 1's run is HIGH */
+	CHECK_EQ(c.kswapd_low_wmark_hit_quickly, 1);
+	CHECK_EQ(c.kswapd_high_wmark_hit_quickly, 2);
+	kswapd_event(&c, PS_EV_KSWAPD_WAKE, 0);		/* node 0's own wake came before: LOW */
+	CHECK_EQ(c.kswapd_low_wmark_hit_quickly, 2);
+	kswapd_event(&c, PS_EV_KSWAPD_SLEEP, 1);
+	kswapd_event(&c, PS_EV_WAKEUP_KSWAPD, 1);
+	kswapd_event(&c, PS_EV_KSWAPD_WAKE, 1);		/* from a full sleep: neither */
+	kswapd_event(&c, PS_EV_KSWAPD_WAKE, 99);	/* a node out of range: a run, no verdict */
+	CHECK_EQ(c.kswapd_low_wmark_hit_quickly, 2);
+	CHECK_EQ(c.kswapd_high_wmark_hit_quickly, 2);
+	CHECK_EQ(c.pageoutrun, 8);
+	CHECK(c.have_reclaim);
+}
+
 int main(void)
 {
 	struct ps_machine *m = malloc(sizeof(*m));
@@ -241,5 +288,6 @@ int main(void)
 	}
 	free(m);
 	test_numa_rules();
+	test_hit_quickly();
 	CHECK_DONE();
 }

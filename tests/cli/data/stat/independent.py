@@ -11,7 +11,9 @@ events: their counts, and reclaim's rows as the kernel counts them (by the task:
 kswapd's own or anyone else's; pgsteal from mm_vmscan_lru_shrink_inactive's
 nr_reclaimed, pgscan from its nr_scanned, or, the sysroot's lru_gen on, from
 mm_vmscan_lru_isolate's nr_taken; pageoutrun one per mm_vmscan_kswapd_wake;
-node_reclaim_calls one per mm_vmscan_node_reclaim_begin).  A third argument A-B counts only
+node_reclaim_calls one per mm_vmscan_node_reclaim_begin; a node's kswapd_wake after an
+earlier one with no mm_vmscan_kswapd_sleep between is kswapd_low_wmark_hit_quickly if an
+mm_vmscan_wakeup_kswapd of the node came between them, else kswapd_high_wmark_hit_quickly).  A third argument A-B counts only
 the lines with A <= timestamp < B.  Written separately from pagesim's C code on purpose: it
 shares no code with it.
 """
@@ -79,6 +81,7 @@ for n in nodes:
 # "comm pid[/tid] [cpu] time:   system:event: ..." (event names right-aligned)
 line_re = re.compile(r"^\s*(.*?)(?:-\d+|\s+\d+(?:/\d+)?)\s+\[(\d+)\]\s+(?:\S+\s+)?([\d.]+):\s+(?:\w+:)?(mm_\w+):\s+(.*)$")
 seen_new = False
+kswapd_last = {}  # nid -> "run" or "wakeup": the last of the two since the node's kswapd_sleep
 for line in data.splitlines():
     m = line_re.search(line)
     if not m:
@@ -96,7 +99,7 @@ for line in data.splitlines():
         if not seen_new:
             seen_new = True
             for k in ("pgsteal_kswapd", "pgsteal_direct", "pgscan_kswapd", "pgscan_direct", "pageoutrun",
-                      "node_reclaim_calls"):
+                      "node_reclaim_calls", "kswapd_low_wmark_hit_quickly", "kswapd_high_wmark_hit_quickly"):
                 add(k, 0)
         who = "kswapd" if comm.strip().startswith("kswapd") else "direct"
         if ev == "mm_vmscan_lru_shrink_inactive":
@@ -107,6 +110,16 @@ for line in data.splitlines():
             add("pgscan_" + who, int(f["nr_taken"]))
         elif ev == "mm_vmscan_kswapd_wake":
             add("pageoutrun")
+            nid = f["nid"]
+            if nid in kswapd_last:
+                add("kswapd_low_wmark_hit_quickly" if kswapd_last[nid] == "wakeup" else
+                    "kswapd_high_wmark_hit_quickly")
+            kswapd_last[nid] = "run"
+        elif ev == "mm_vmscan_kswapd_sleep":
+            kswapd_last.pop(f["nid"], None)
+        elif ev == "mm_vmscan_wakeup_kswapd":
+            if f["nid"] in kswapd_last:
+                kswapd_last[f["nid"]] = "wakeup"
         elif ev == "mm_vmscan_node_reclaim_begin":
             add("node_reclaim_calls")
         continue

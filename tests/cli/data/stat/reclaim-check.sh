@@ -1,8 +1,9 @@
 #!/bin/bash
 # reclaim-check.sh SRC - on every run of testdata/reclaim: 'pagesim stat --check' counts
 # pgsteal_kswapd, pgsteal_direct and zone_reclaim_failed exactly as the kernel's own vmstat
-# deltas (the snapshots in the file), and pgscan_kswapd, pgscan_direct and pageoutrun within
-# --check's tolerance; the verdict is not "differs" because of any of them.
+# deltas (the snapshots in the file), and pgscan_kswapd, pgscan_direct, pageoutrun and
+# kswapd_low/high_wmark_hit_quickly within --check's tolerance; the verdict is not "differs"
+# because of any of them.
 set -u
 SRC=$1
 n=0
@@ -14,12 +15,12 @@ for f in "$SRC"/testdata/reclaim/*.pgs; do
 		[ -n "$trace" ] || { echo "FAIL: $run: no $c row"; exit 1; }
 		[ "$trace" = "$kernel" ] || { echo "FAIL: $run: $c: the trace counts $trace, the kernel $kernel"; exit 1; }
 	done
-	for c in pgscan_kswapd pgscan_direct pageoutrun; do
+	for c in pgscan_kswapd pgscan_direct pageoutrun kswapd_low_wmark_hit_quickly kswapd_high_wmark_hit_quickly; do
 		awk -v c=$c '$1 == c && $NF == "ok" { ok = 1 } END { exit !ok }' check ||
 			{ echo "FAIL: $run: $(grep "^$c " check)"; exit 1; }
 	done
-	grep '^verdict:' check | grep -Eq 'pgsteal|pgscan|pageoutrun|zone_reclaim' && { echo "FAIL: $run: $(grep '^verdict:' check)"; exit 1; }
+	grep '^verdict:' check | grep -Eq 'pgsteal|pgscan|pageoutrun|hit_quickly|zone_reclaim' && { echo "FAIL: $run: $(grep '^verdict:' check)"; exit 1; }
 	n=$((n + 1))
 done
 [ "$n" -ge 108 ] || { echo "FAIL: only $n runs in testdata/reclaim"; exit 1; }
-echo "$n runs: pgsteal_kswapd, pgsteal_direct and zone_reclaim_failed equal the kernel's, pgscan and pageoutrun within the tolerance"
+echo "$n runs: pgsteal_kswapd, pgsteal_direct and zone_reclaim_failed equal the kernel's, pgscan, pageoutrun and the hit-quickly counts within the tolerance"

@@ -648,10 +648,10 @@ if want("reclaim-zones"):
     zones = sorted({n[len("trace_reclaimed_pages."):] for r in runs for n in sim[r[0]] if n.startswith("trace_reclaimed_pages.")},
                    key=zone_order)
 
-    def setup_table(head, width, cell, zs=(), keys=None):
-        """A row per setup of @keys (default: all), and per zone of @zs if any, with @width columns
+    def setup_table(head, width, cell, zs=(), keys=None, zlabel="zone"):
+        """A row per setup of @keys (default: all), and per zone (or node) of @zs if any, with @width columns
         per kernel from cell(runs, zone) -> (cells, used); a row nothing used is left out."""
-        zcol = "zone | " if zs else ""
+        zcol = f"{zlabel} | " if zs else ""
         print(f"| setup | {zcol}" + " | ".join(f"{k}: {head}" for k in KERNELS) + " |")
         print("|---|" + ("---|" if zs else "") + "---|" * (width * len(KERNELS)))
         for key in order if keys is None else keys:
@@ -689,6 +689,16 @@ if want("reclaim-zones"):
         return [f"{mean(kf):.0f}", f"{mean(mf):.0f}",
                 f"{sum(k >= 100 for k in kf)}, {sum(m >= 100 for m in mf)} of {len(rs)}"], sum(kf) > 0 or sum(mf) > 0
     setup_table("kernel fallbacks | model | runs with 100 or more: kernel, model", 3, fallbacks, zones)
+    # kswapd woken for a boosted watermark, per node (the trace's mm_vmscan_wakeup_kswapd without
+    # gfp_flags, trace_kswapd_boost_wakeups; the model's model_kswapd_boost_wakeups): each such
+    # wake costs a boosted run of a pageblock or more, means per setup
+    nodes = sorted({n.split(".")[1] for r in runs for n in sim[r[0]] if n.startswith("trace_kswapd_boost_wakeups.")})
+
+    def boost_wakes(rs, node):
+        kw = mean([sim[r[0]].get(f"trace_kswapd_boost_wakeups.{node}", 0) for r in rs])
+        mw = mean([sim[r[0]].get(f"model_kswapd_boost_wakeups.{node}", 0) for r in rs])
+        return [f"{kw:.1f}", f"{mw:.1f} ({mw - kw:+.1f})"], kw > 0 or mw > 0
+    setup_table("kernel boost wakes | model", 2, boost_wakes, nodes, zlabel="node")
     # on 2 nodes, the runs whose node 1 ran out of Movable pages (100 or more fallbacks there)
     # against the rest: mean numa_miss of each kind, the kernel's and the model's, and the runs
     # where the model's replay is of the kernel's kind

@@ -188,6 +188,7 @@ struct ps_kswapd {
 	int order;		/* sc.order of this run: 0 once it reclaimed compact_gap() */
 	uint64_t nap_end;
 	uint64_t hit_quickly_low, hit_quickly_high, runs;
+	uint64_t boost_wakeups;		/* effective wakes (a fresh one or one ending the short sleep) by a boosted watermark */
 };
 
 /* One node: struct pglist_data's part the model keeps. */

@@ -164,7 +164,7 @@ static void wake_all_kswapds(struct ps_mm *mm, const struct ps_zoneref *refs, in
 		if (zi < 0 || !mm->zones[zi].managed || refs[i].node == last)
 			continue;
 		last = refs[i].node;
-		ps_wakeup_kswapd(mm, last, high, order, mm->now_ns);
+		ps_wakeup_kswapd(mm, last, high, order, 0, mm->now_ns);
 	}
 }
 
@@ -268,7 +268,7 @@ struct ps_zone *ps_alloc_pages(struct ps_mm *mm, int cpu, int node, int thisnode
 				z->nofragment = 0;
 				/* ZONE_BOOSTED_WATERMARK: set only with ALLOC_KSWAPD */
 				if (z->boosts != boosts && (gfp & PS_GFP_KSWAPD_RECLAIM))
-					ps_wakeup_kswapd(mm, z->node, z->type, 0, mm->now_ns);
+					ps_wakeup_kswapd(mm, z->node, z->type, 0, 1, mm->now_ns);
 				if (*idx != PS_NIL) {
 					if (pass == 2)
 						mm->wmark_ignored++;

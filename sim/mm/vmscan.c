@@ -916,7 +916,7 @@ static void kswapd_run_start(struct ps_mm *mm, int node, uint64_t now)
  * until then, such as a second zone's fallback in the same zone walk, merge
  * into it (kswapd_order, kswapd_highest_zoneidx: the highest asked for).
  */
-void ps_wakeup_kswapd(struct ps_mm *mm, int node, int classzone, int order, uint64_t now)
+void ps_wakeup_kswapd(struct ps_mm *mm, int node, int classzone, int order, int boosted, uint64_t now)
 {
 	struct ps_kswapd *k;
 
@@ -941,6 +941,7 @@ void ps_wakeup_kswapd(struct ps_mm *mm, int node, int classzone, int order, uint
 		mm->nr_awake++;
 		k->wakeups++;
 	}
+	k->boost_wakeups += boosted != 0;
 	k->pending = 1;
 	k->start_at = now + 1000ull * (uint64_t)(mm->t.kswapd_wake_latency_us > 0 ? mm->t.kswapd_wake_latency_us : 0);
 	if (mm->t.kswapd_wake_jitter_us > 0)

@@ -36,8 +36,11 @@ void ps_lru_add_start(struct ps_mm *mm, struct ps_zone *z, uint32_t idx, int lru
 /* Pages on list @l (enum ps_lru) of @node; under the multi-generational LRU its two youngest generations count as active. */
 uint64_t ps_lru_pages(const struct ps_mm *mm, int node, int l);
 
-/* wakeup_kswapd: @node's kswapd asked to balance for class zone @classzone at @order. */
-void ps_wakeup_kswapd(struct ps_mm *mm, int node, int classzone, int order, uint64_t now);
+/*
+ * wakeup_kswapd: @node's kswapd asked to balance for class zone @classzone at
+ * @order; @boosted: by rmqueue for a boosted watermark (ZONE_BOOSTED_WATERMARK).
+ */
+void ps_wakeup_kswapd(struct ps_mm *mm, int node, int classzone, int order, int boosted, uint64_t now);
 
 /*
  * @node's kswapd's work due by @now (PS_MM_TIMER_KSWAPD): the start of a

@@ -122,6 +122,7 @@ struct ps_replay {
 	int trace_has_comm;		/* a free named its task (simulate mode reads tasks) */
 	uint64_t reclaimed_then_freed, kernel_reclaim_absorbed, refaults, stand_ins_reclaimed;
 	uint64_t trace_reclaimed_zone[PS_MAX_ZONES];	/* the kernel's reclaim's page-cache deletions per traced zone */
+	uint64_t trace_boost_wakeups[PS_MAX_NODES];	/* mm_vmscan_wakeup_kswapd with gfp_flags 0: rmqueue's boosted-watermark wakes */
 	uint64_t trace_lru_skipped;	/* mm_vmscan_lru_isolate's nr_skipped: the kernel's pgskip_* summed */
 	uint64_t trace_fallbacks_zone[PS_MAX_ZONES];	/* the trace's mm_page_alloc_extfrag per traced zone */
 	uint64_t trace_vmscan_events;	/* the trace's vmscan events: whether it shows reclaim at all */

@@ -88,6 +88,11 @@ void rp_reclaim_event(struct ps_replay *r, const struct ps_event *ev)
 	case PS_EV_LRU_ISOLATE:
 		r->trace_lru_skipped += ev->x.rc.nr_skipped;
 		return;
+	case PS_EV_WAKEUP_KSWAPD:
+		/* the slow path passes the request's gfp_flags, rmqueue's wake for a boosted watermark none */
+		if (!ev->gfp && ev->x.ks.nid >= 0 && ev->x.ks.nid < PS_MAX_NODES)
+			r->trace_boost_wakeups[ev->x.ks.nid]++;
+		return;
 	case PS_EV_PC_ADD:
 		if (!(z = model_block(r, ev->pfn, &tg, &idx)) || ev->order >= PS_NR_PAGE_ORDERS)
 			return;

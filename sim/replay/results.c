@@ -220,6 +220,10 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 				continue;
 			snprintf(name, sizeof(name), "model_kswapd_wakeups.node%d", n);
 			PS_KV_SET(name, r->mm.node[n].kswapd.wakeups);
+			snprintf(name, sizeof(name), "model_kswapd_boost_wakeups.node%d", n);
+			PS_KV_SET(name, r->mm.node[n].kswapd.boost_wakeups);
+			snprintf(name, sizeof(name), "trace_kswapd_boost_wakeups.node%d", n);
+			PS_KV_SET(name, r->trace_boost_wakeups[n]);
 			snprintf(name, sizeof(name), "model_kswapd_boost_resets.node%d", n);
 			PS_KV_SET(name, r->mm.node[n].kswapd.boost_resets);
 			snprintf(name, sizeof(name), "model_kswapd_awake_ms.node%d", n);

@@ -236,25 +236,20 @@ void ps_counters_event(struct ps_counters *c, const struct ps_event *ev)
 	case PS_EV_KSWAPD_WAKE:
 		c->pageoutrun++;
 		if (ev->x.ks.nid >= 0 && ev->x.ks.nid < PS_MAX_NODES) {
-			int n = ev->x.ks.nid;
+			uint8_t *s = &c->kswapd_state[ev->x.ks.nid];
 
-			if (c->kswapd_ran[n]) {
-				if (c->kswapd_woken[n])
-					c->kswapd_low_wmark_hit_quickly++;
-				else
-					c->kswapd_high_wmark_hit_quickly++;
-			}
-			c->kswapd_ran[n] = 1;
-			c->kswapd_woken[n] = 0;
+			c->kswapd_low_wmark_hit_quickly += *s == PS_KSWAPD_WOKEN;
+			c->kswapd_high_wmark_hit_quickly += *s == PS_KSWAPD_RAN;
+			*s = PS_KSWAPD_RAN;
 		}
 		c->have_reclaim = c->have_reclaim_events = 1;
 		break;
 	case PS_EV_KSWAPD_SLEEP:
 	case PS_EV_WAKEUP_KSWAPD:
 		if (ev->x.ks.nid >= 0 && ev->x.ks.nid < PS_MAX_NODES) {
-			if (ev->type == PS_EV_KSWAPD_SLEEP)
-				c->kswapd_ran[ev->x.ks.nid] = 0;
-			c->kswapd_woken[ev->x.ks.nid] = ev->type == PS_EV_WAKEUP_KSWAPD;
+			uint8_t *s = &c->kswapd_state[ev->x.ks.nid];
+
+			*s = ev->type == PS_EV_KSWAPD_SLEEP ? PS_KSWAPD_ASLEEP : *s == PS_KSWAPD_RAN ? PS_KSWAPD_WOKEN : *s;
 		}
 		c->have_reclaim = c->have_reclaim_events = 1;
 		break;

@@ -67,6 +67,9 @@ struct ps_reclaim_task {
 	int16_t order;		/* the node reclaim's order; -1 for direct reclaim */
 };
 
+/* struct ps_counters' kswapd_state: asleep (or not yet seen), ran, ran and woken since */
+enum { PS_KSWAPD_ASLEEP, PS_KSWAPD_RAN, PS_KSWAPD_WOKEN };
+
 struct ps_counters {
 	const struct ps_machine *m;
 	int pageblock_order;
@@ -108,8 +111,7 @@ struct ps_counters {
 	 * counts as from a full sleep.
 	 */
 	uint64_t kswapd_low_wmark_hit_quickly, kswapd_high_wmark_hit_quickly;
-	uint8_t kswapd_ran[PS_MAX_NODES];	/* a run since the node's last full sleep */
-	uint8_t kswapd_woken[PS_MAX_NODES];	/* an effective wake since the node's last run */
+	uint8_t kswapd_state[PS_MAX_NODES];	/* PS_KSWAPD_*: the node's kswapd since its last full sleep */
 	struct ps_reclaim_task reclaim_task[PS_MAX_CPUS];	/* trace: the tasks inside a direct or node reclaim */
 	int nr_reclaim_task;
 	int have_reclaim;		/* the reclaim rows are printed: the trace or the model has them */

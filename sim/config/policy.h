@@ -21,7 +21,10 @@
  * zone_page_state() holds it, without the CPUs' unfolded vm_stat_diff),
  * kswapd.sleep_check (1: kswapd_try_to_sleep's check before the nap: a run
  * that ends with the node unbalanced for the class zone asked meanwhile is
- * followed by another at once), pcp.snapshot_lists (1: simulate mode starts
+ * followed by another at once), kswapd.nap_boost_check (0: at the end of
+ * kswapd's nap only the node's balance decides, as in the kernel's
+ * prepare_kswapd_sleep; the default 1 keeps it awake while a zone up to the
+ * class zone is boosted), pcp.snapshot_lists (1: simulate mode starts
  * each CPU's per-CPU lists with the snapshot's count, taken from the buddy,
  * instead of leaving those pages free in the buddy).
  */
@@ -60,6 +63,7 @@ struct ps_policy {
 	long wmark_legacy;			/* 1: the pre-4.6 watermark rule whatever the kernel */
 	long vmstat_drift;			/* 1: NR_FREE_PAGES read as zone_page_state() holds it */
 	long kswapd_sleep_check;		/* 1: no nap while unbalanced for the class zone asked */
+	long kswapd_nap_boost_check;		/* 0: a boost does not keep kswapd awake at the nap's end */
 	long pcp_snapshot_lists;		/* 1: simulate starts the per-CPU lists as the snapshot counts them */
 	/* which keys were given explicitly (bit per key), for duplicate checks */
 	unsigned long given;

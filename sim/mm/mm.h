@@ -66,6 +66,7 @@ struct ps_mm_tunables {
 	long kswapd_wake_jitter_us;	/* an ensemble's: up to this much more, drawn per wake */
 	int vmstat_drift;		/* NR_FREE_PAGES as zone_page_state() holds it (vmstat.c) */
 	int kswapd_sleep_check;		/* prepare_kswapd_sleep before the nap (vmscan.c) */
+	int kswapd_nap_ignores_boost;	/* the nap's end looks at the balance only, as the kernel (vmscan.c) */
 };
 
 /* The model's timed activities, which the engine's timer queue runs. */

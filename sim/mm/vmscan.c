@@ -23,12 +23,13 @@
  *    proportions are the lists' sizes shifted by the priority.
  *  - Zone-based kswapd (<= 4.7) does not tell unreclaimable zones apart.
  *  - kswapd_try_to_sleep: a finished run always takes the HZ/10 nap, and at
- *    its end a boost still set keeps kswapd awake.  The kernel's
- *    prepare_kswapd_sleep runs balance_pgdat again at once when the node is
- *    not balanced for the class zone asked for, and does not look at
- *    boosts; the model's kswapd speed is calibrated with these two as they
- *    are.  kswapd.sleep_check=1 makes the first check, for a class zone
- *    asked during the run.
+ *    its end a boost still set on a zone up to the class zone keeps kswapd
+ *    awake.  The kernel's prepare_kswapd_sleep runs balance_pgdat again at
+ *    once when the node is not balanced for the class zone asked for, and
+ *    does not look at boosts; the model's kswapd speed is calibrated with
+ *    these two as they are.  kswapd.sleep_check=1 makes the first check, for
+ *    a class zone asked during the run; kswapd.nap_boost_check=0 drops the
+ *    boost from the second.
  *  - The multi-generational LRU (lru_gen/enabled & 1), by 6.12's rules
  *    for every version that has it: generations per node, type and zone,
  *    eviction from the oldest zone by zone (scan_folios), the aging when
@@ -850,15 +851,19 @@ static int node_balanced(const struct ps_mm *mm, int node, int classzone, int or
 	return !eligible;
 }
 
-/* The node's boosts summed; non-zero: pgdat_watermark_boosted (5.0+). */
-static long node_boost(const struct ps_mm *mm, int node)
+/*
+ * pgdat_watermark_boosted (5.0+): a boost on one of the node's zones up to
+ * @classzone; a boost above the class zone does not count.
+ */
+static int node_boosted(const struct ps_mm *mm, int node, int classzone)
 {
-	long sum = 0;
+	for (int zi = 0; zi < mm->nr_zones; zi++) {
+		const struct ps_zone *z = &mm->zones[zi];
 
-	for (int zi = 0; zi < mm->nr_zones; zi++)
-		if (mm->zones[zi].node == node)
-			sum += (long)mm->zones[zi].watermark_boost;
-	return sum;
+		if (z->node == node && z->type <= classzone && z->managed && z->watermark_boost)
+			return 1;
+	}
+	return 0;
 }
 
 /* ZONE_RECLAIM_ACTIVE on (or off) for the node's zones up to @zoneidx: pcp high capped (pcp.h). */
@@ -931,7 +936,7 @@ void ps_wakeup_kswapd(struct ps_mm *mm, int node, int classzone, int order, int 
 	/* up to 4.7 one wake per zone: any zone of the node short of its high watermark wakes */
 	if ((k->awake && !k->napping) || k->failures >= PS_MAX_RECLAIM_RETRIES ||
 	    ((mm->prof->kswapd_per_zone ? zones_balanced(mm, node, classzone, order, 0) :
-	      node_balanced(mm, node, classzone, order)) && !node_boost(mm, node)))
+	      node_balanced(mm, node, classzone, order)) && !node_boosted(mm, node, classzone)))
 		return;
 	if (k->napping) {
 		k->hit_quickly_low++;
@@ -1141,7 +1146,8 @@ void ps_kswapd_run(struct ps_mm *mm, int n, uint64_t now)
 		/* kswapd_try_to_sleep after HZ/10: sleep for good only if still balanced */
 		if (k->req_zoneidx >= 0)
 			k->zoneidx = k->req_zoneidx;
-		if (node_balanced(mm, n, k->zoneidx, k->order) && !node_boost(mm, n)) {
+		if (node_balanced(mm, n, k->zoneidx, k->order) &&
+		    (mm->t.kswapd_nap_ignores_boost || !node_boosted(mm, n, k->zoneidx))) {
 			k->awake = 0;
 			k->napping = 0;
 			mm->nr_awake--;

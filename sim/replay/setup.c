@@ -63,6 +63,7 @@ static void resolve_tunables(const struct ps_replay *r, struct ps_mm_tunables *t
 	t->kswapd_wake_jitter_us = r->o.ensemble_member ? PS_ENSEMBLE_WAKE_JITTER_US : 0;
 	t->vmstat_drift = p->vmstat_drift == 1;
 	t->kswapd_sleep_check = p->kswapd_sleep_check == 1;
+	t->kswapd_nap_ignores_boost = p->kswapd_nap_boost_check == 0;
 }
 
 static void model_extfrag(void *ctx, const struct ps_event *ev)

@@ -101,12 +101,23 @@ void ps_dirty_start(struct ps_dirty *d, int zi, long file, long dirty)
 	d->z[zi].start_dirty += dirty;
 }
 
+/* The pages of a block of 2^@order at @g within zone @zi (a trace's block may reach past its end). */
+static uint64_t zone_span(const struct ps_dirty *d, uint64_t g, int zi, int order)
+{
+	uint64_t end, n = 1ull << (order < PS_NR_PAGE_ORDERS ? order : 0);
+
+	if (zi < 0 || zi >= d->nr_zones || g < d->z[zi].gbase)
+		return 0;
+	end = d->z[zi].gbase + d->z[zi].pages;
+	return g >= end ? 0 : end - g < n ? end - g : n;
+}
+
 void ps_dirty_alloc(struct ps_dirty *d, uint64_t g, int zi, int order, int dirty, uint64_t now)
 {
-	uint64_t n = 1ull << order;
+	uint64_t n = zone_span(d, g, zi, order);
 	uint16_t sec = second_of(d, now);
 
-	if (!d->file)
+	if (!d->file || !n)
 		return;
 	for (uint64_t i = g; i < g + n; i++) {
 		d->file[i / 64] |= 1ull << (i % 64);
@@ -125,9 +136,9 @@ void ps_dirty_alloc(struct ps_dirty *d, uint64_t g, int zi, int order, int dirty
 
 void ps_dirty_release(struct ps_dirty *d, uint64_t g, int zi, int order)
 {
-	uint64_t n = 1ull << order;
+	uint64_t n = zone_span(d, g, zi, order);
 
-	if (!d->file)
+	if (!d->file || !n)
 		return;
 	for (uint64_t i = g; i < g + n; i++) {
 		uint64_t bit = 1ull << (i % 64);

@@ -37,8 +37,10 @@
 #define PS_UNSET (-1L)
 
 /*
- * The model kswapd's reclaim speed when no policy sets it: the fastest
- * kswapd bursts in the recorded QEMU traces (testdata/numa2) free about 52 (numa2-base) to 122
+ * The model kswapd's reclaim speed when no policy sets it and the trace
+ * does not show the recorded kswapd's (no vmscan events, or fewer than
+ * PS_KSWAPD_SPEED_MIN_PAGES reclaimed): the fastest kswapd bursts in the
+ * recorded QEMU traces (testdata/numa2) free about 52 (numa2-base) to 122
  * (numa2-wsf200) pages per ms; 100 is their middle.
  */
 #define PS_KSWAPD_RATE_DEFAULT 100

@@ -18,7 +18,8 @@
  *    writeback is not modelled.  shrink_active_list deactivates what it
  *    scans.  Anonymous pages are scanned only with swap, and then
  *    reclaimed as if swapped out at once.  Slab is not shrunk.
- *  - kswapd reclaims at kswapd.reclaim_pages_per_ms; direct and node
+ *  - kswapd reclaims at one speed, kswapd.reclaim_pages_per_ms (the replay
+ *    sets the recorded kswapd's when the trace shows it); direct and node
  *    reclaim happen at the time of the request.  get_scan_count's
  *    proportions are the lists' sizes shifted by the priority.
  *  - Zone-based kswapd (<= 4.7) does not tell unreclaimable zones apart.
@@ -26,10 +27,11 @@
  *    its end a boost still set on a zone up to the class zone keeps kswapd
  *    awake.  The kernel's prepare_kswapd_sleep runs balance_pgdat again at
  *    once when the node is not balanced for the class zone asked for, and
- *    does not look at boosts; the model's kswapd speed is calibrated with
- *    these two as they are.  kswapd.sleep_check=1 makes the first check, for
- *    a class zone asked during the run; kswapd.nap_boost_check=0 drops the
- *    boost from the second.
+ *    does not look at boosts; the default speed of traces without
+ *    kswapd's events was calibrated with these two as they are.
+ *    kswapd.sleep_check=1 makes the first check, for a class zone asked
+ *    during the run; kswapd.nap_boost_check=0 drops the boost from the
+ *    second.
  *  - The multi-generational LRU (lru_gen/enabled & 1), by 6.12's rules
  *    for every version that has it: generations per node, type and zone,
  *    eviction from the oldest zone by zone (scan_folios), the aging when

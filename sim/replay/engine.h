@@ -30,6 +30,7 @@
 #include "sim/mm/pcp.h"
 #include "sim/replay/lock_sections.h"
 #include "sim/replay/replay.h"
+#include "sim/replay/summary.h"
 #include "sim/replay/timer.h"
 
 enum touch {
@@ -120,6 +121,8 @@ struct ps_replay {
 	uint64_t lru_pre_placed;
 	uint8_t pre_in_reclaim[PS_MAX_CPUS];
 	int trace_has_comm;		/* a free named its task (simulate mode reads tasks) */
+	struct ps_kswapd_speed kswapd_speed;	/* pass 1: the recorded kswapd's reclaim speed */
+	long trace_kswapd_rate;		/* its pages per ms, 0 none (ps_replay_start) */
 	uint64_t reclaimed_then_freed, kernel_reclaim_absorbed, refaults, stand_ins_reclaimed;
 	uint64_t trace_reclaimed_zone[PS_MAX_ZONES];	/* the kernel's reclaim's page-cache deletions per traced zone */
 	uint64_t trace_boost_wakeups[PS_MAX_NODES];	/* mm_vmscan_wakeup_kswapd with gfp_flags 0: rmqueue's boosted-watermark wakes */

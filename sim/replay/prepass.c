@@ -95,8 +95,10 @@ static inline void prepass_one(struct ps_replay *r, const struct ps_event *ev, c
 	}
 	if (!ps_event_is_kmem(ev->type)) {
 		/* the page-cache and LRU events: the LRU comes from them, not from gfp flags */
-		if (agg)
+		if (agg) {
 			r->lru_events |= ev->type == PS_EV_PC_ADD || ev->type == PS_EV_LRU_ADD;
+			ps_kswapd_speed_event(&r->kswapd_speed, ev);
+		}
 		if (r->o.mode == PS_REPLAY_SIMULATE)
 			prepass_reclaim_event(r, ev);
 		return;
@@ -241,6 +243,7 @@ int ps_replay_prepass_copy(struct ps_replay *dst, const struct ps_replay *src)
 	dst->last_ns = src->last_ns;
 	dst->lru_events = src->lru_events;
 	dst->trace_has_comm = src->trace_has_comm;
+	dst->kswapd_speed = src->kswapd_speed;
 	return 0;
 }
 
@@ -301,6 +304,9 @@ int ps_replay_prepass_summary(struct ps_replay *r, const void *blob, size_t len,
 	r->first_ns = ps_le_get64(b + 16);
 	r->last_ns = ps_le_get64(b + 24);
 	r->lru_events = ps_le_get32(b + 32) != 0;
+	memset(&r->kswapd_speed, 0, sizeof(r->kswapd_speed));
+	r->kswapd_speed.pages = ps_le_get64(b + 48);
+	r->kswapd_speed.busy_ns = ps_le_get64(b + 56);
 	for (uint32_t i = 0; !r->cross && i < nz; i++)
 		r->net_pages[i] = (int64_t)ps_le_get64(b + PS_PASS1_HDR + (size_t)i * PS_PASS1_ZONE + 24);
 	/* the sums that turn on a task's name: pass 1 names tasks only when its reader did */

@@ -195,8 +195,24 @@ static int isolated_pool(struct ps_replay *r, char *err, int len)
 	return ps_isolated_init(&r->mm, cap, err, len);
 }
 
+/*
+ * The model kswapd's speed: kswapd.reclaim_pages_per_ms when given, else
+ * the recorded kswapd's (pass 1), else the default.  The speed is the
+ * machine's, so a replay under another policy keeps it.
+ */
+static void kswapd_speed(struct ps_replay *r)
+{
+	uint64_t pages, busy_ns;
+
+	ps_kswapd_speed_sums(&r->kswapd_speed, &pages, &busy_ns);
+	r->trace_kswapd_rate = ps_kswapd_speed_rate(pages, busy_ns);
+	if (r->o.policy.kswapd_rate == PS_UNSET && r->trace_kswapd_rate > 0)
+		r->mm.t.kswapd_rate = r->trace_kswapd_rate;
+}
+
 int ps_replay_start(struct ps_replay *r, char *err, int len)
 {
+	kswapd_speed(r);
 	/* vmstat_update: the first tick is armed at the first event */
 	ps_timer_arm(&r->timers, PS_TIMER_VMSTAT, 0, 0);
 	if (r->o.mode == PS_REPLAY_SIMULATE)

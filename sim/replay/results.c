@@ -190,6 +190,8 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		/* pgskip_<zone>: pages reclaim passed over for a zone above its class zone */
 		if (r->trace_vmscan_events)
 			PS_KV_SET("trace_lru_skipped_pages", r->trace_lru_skipped);
+		PS_KV_SET("trace_kswapd_reclaim_pages_per_ms", r->trace_kswapd_rate);
+		PS_KV_SET("model_kswapd_reclaim_pages_per_ms", r->mm.t.kswapd_rate);
 		for (int t = 0; t < PS_ZONE_NR; t++) {
 			int have = 0;
 

@@ -51,6 +51,7 @@ struct ps_pass1_summary {
 	struct sum_zone z[PS_MAX_ZONES];
 	uint64_t nr_events, first_ns, last_ns;
 	int lru_events, failed;
+	struct ps_kswapd_speed ks;
 	/* pids: open addressing on pid, slot+1 in hash, records in pids */
 	uint32_t *hash, hash_cap;
 	struct sum_pid *pids;
@@ -61,6 +62,48 @@ struct ps_pass1_summary {
 	uint8_t *ev;
 	size_t nr_ev, ev_cap;
 };
+
+void ps_kswapd_speed_event(struct ps_kswapd_speed *k, const struct ps_event *ev)
+{
+	int n;
+
+	if (ev->type == PS_EV_KSWAPD_WAKE) {
+		n = ev->x.ks.nid;
+		if (n < 0 || n >= PS_MAX_NODES)
+			return;
+		if (k->wake_ns[n] && k->last_ns[n] > k->wake_ns[n])
+			k->busy_ns += k->last_ns[n] - k->wake_ns[n];
+		k->pid[n] = ev->pid;
+		k->wake_ns[n] = ev->ts_ns ? ev->ts_ns : 1;
+		k->last_ns[n] = 0;
+	} else if (ev->type == PS_EV_SHRINK_INACTIVE) {
+		n = ev->x.rc.nid;
+		if (n < 0 || n >= PS_MAX_NODES || !k->wake_ns[n] || ev->pid != k->pid[n] ||
+		    ev->ts_ns < k->wake_ns[n])
+			return;		/* another task's reclaim, or before the node's first wake */
+		k->pages += ev->x.rc.nr_reclaimed;
+		k->last_ns[n] = ev->ts_ns;
+	}
+}
+
+void ps_kswapd_speed_sums(const struct ps_kswapd_speed *k, uint64_t *pages, uint64_t *busy_ns)
+{
+	*pages = k->pages;
+	*busy_ns = k->busy_ns;
+	for (int n = 0; n < PS_MAX_NODES; n++)
+		if (k->wake_ns[n] && k->last_ns[n] > k->wake_ns[n])
+			*busy_ns += k->last_ns[n] - k->wake_ns[n];
+}
+
+long ps_kswapd_speed_rate(uint64_t pages, uint64_t busy_ns)
+{
+	uint64_t rate;
+
+	if (pages < PS_KSWAPD_SPEED_MIN_PAGES || !busy_ns || pages > UINT64_MAX / 1000000)
+		return 0;
+	rate = (pages * 1000000 + busy_ns / 2) / busy_ns;
+	return rate < 1 ? 1 : rate > (1u << 24) ? 1l << 24 : (long)rate;
+}
 
 struct ps_pass1_summary *ps_pass1_summary_create(const struct ps_machine *m)
 {
@@ -226,6 +269,7 @@ void ps_pass1_summary_event(struct ps_pass1_summary *s, const struct ps_event *e
 	s->last_ns = ev->ts_ns;
 	if (!ps_event_is_kmem(ev->type)) {
 		s->lru_events |= ev->type == PS_EV_PC_ADD || ev->type == PS_EV_LRU_ADD;
+		ps_kswapd_speed_event(&s->ks, ev);
 		switch (ev->type) {
 		case PS_EV_DIRECT_BEGIN:
 		case PS_EV_NODE_RECLAIM_BEGIN:
@@ -296,6 +340,7 @@ void *ps_pass1_summary_finish(struct ps_pass1_summary *s, size_t *len)
 	size_t hdr = PS_PASS1_HDR + (size_t)s->nr_zones * PS_PASS1_ZONE;
 	size_t pidlen = (size_t)s->nr_pids * (16 + 8 * (size_t)s->nr_zones);
 	size_t total = hdr + pidlen + 8 + s->nr_ev * PS_PASS1_REC;
+	uint64_t ks_pages, ks_busy;
 	uint8_t *b, *p;
 
 	if (s->failed || total > (256u << 20) || !(b = calloc(1, total)))
@@ -308,6 +353,9 @@ void *ps_pass1_summary_finish(struct ps_pass1_summary *s, size_t *len)
 	ps_le_put32(b + 32, (uint32_t)s->lru_events);
 	ps_le_put32(b + 36, (uint32_t)s->nr_zones);
 	ps_le_put32(b + 40, s->nr_pids);
+	ps_kswapd_speed_sums(&s->ks, &ks_pages, &ks_busy);
+	ps_le_put64(b + 48, ks_pages);
+	ps_le_put64(b + 56, ks_busy);
 	p = b + PS_PASS1_HDR;
 	for (int i = 0; i < s->nr_zones; i++, p += PS_PASS1_ZONE) {
 		ps_le_put64(p, s->z[i].base);

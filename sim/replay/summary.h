@@ -14,12 +14,36 @@
 
 #define PS_PASS1_BLOB "pass1"		/* the blob's name in a pagesim file */
 #define PS_PASS1_MAGIC "PSP1"
-#define PS_PASS1_VERSION 1
-#define PS_PASS1_HDR 48			/* bytes before the zones */
+#define PS_PASS1_VERSION 2
+#define PS_PASS1_HDR 64			/* bytes before the zones */
 #define PS_PASS1_ZONE 32		/* bytes per zone */
 #define PS_PASS1_REC 24			/* bytes per kept event */
 
 struct ps_pass1_summary;
+
+/*
+ * kswapd's reclaim speed as the trace shows it: per node, a run from the
+ * kswapd thread's mm_vmscan_kswapd_wake to its last
+ * mm_vmscan_lru_shrink_inactive before the next wake; the pages those
+ * events reclaimed over the runs' time.  The thread is the pid that emitted
+ * the node's wake (no task names needed).
+ */
+struct ps_kswapd_speed {
+	int32_t pid[PS_MAX_NODES];
+	uint64_t wake_ns[PS_MAX_NODES], last_ns[PS_MAX_NODES];
+	uint64_t pages, busy_ns;	/* over the runs closed so far */
+};
+
+/* Fewer pages of kswapd reclaim than this in a trace measure no speed. */
+#define PS_KSWAPD_SPEED_MIN_PAGES 1000
+
+void ps_kswapd_speed_event(struct ps_kswapd_speed *k, const struct ps_event *ev);
+
+/* The runs' pages and time, the open ones closed at their last shrink. */
+void ps_kswapd_speed_sums(const struct ps_kswapd_speed *k, uint64_t *pages, uint64_t *busy_ns);
+
+/* Pages per ms from the sums, rounded; 0 when they measure none. */
+long ps_kswapd_speed_rate(uint64_t pages, uint64_t busy_ns);
 
 /* A summary of a trace of @m (which must outlive it); NULL when @m has no zones or out of memory. */
 struct ps_pass1_summary *ps_pass1_summary_create(const struct ps_machine *m);

@@ -4,8 +4,9 @@
  * trace of every kind of event pass 1 reads (blocks of each order, aligned
  * or not, fallbacks, pcp-type evidence, drains, page-cache deletes inside
  * and outside reclaim windows, kswapd's and kcompactd's frees, pfns outside
- * the zones), a replay whose pass 1 comes from the summary counts what a
- * replay of two passes counts, in both modes and under profiles with
+ * the zones, kswapd's wakes and shrinks), a replay whose pass 1 comes from
+ * the summary counts what a replay of two passes counts (kswapd's measured
+ * speed included), in both modes and under profiles with
  * either extfrag rule; a damaged summary is refused, one of other zones or
  * another version is not used.  argv[1]: the source root.
  */
@@ -73,7 +74,8 @@ static void make_trace(const struct ps_machine *m)
 		k = next() % 100;
 		e->type = k < 35 ? PS_EV_ALLOC : k < 70 ? PS_EV_FREE : k < 80 ? PS_EV_ZONE_LOCKED : k < 85 ? PS_EV_PCPU_DRAIN :
 			  k < 87 ? PS_EV_FREE_BATCHED : k < 89 ? PS_EV_EXTFRAG : k < 94 ? PS_EV_PC_DEL :
-			  k < 95 ? PS_EV_PC_ADD : k < 96 ? PS_EV_LRU_ADD : k < 98 ? PS_EV_DIRECT_BEGIN : PS_EV_DIRECT_END;
+			  k < 95 ? PS_EV_PC_ADD : k < 96 ? PS_EV_LRU_ADD : k < 97 ? PS_EV_DIRECT_BEGIN :
+			  k < 98 ? PS_EV_DIRECT_END : next() % 4 ? PS_EV_SHRINK_INACTIVE : PS_EV_KSWAPD_WAKE;
 		if (e->type == PS_EV_EXTFRAG) {
 			e->alloc_order = (uint8_t)(next() % 4);
 			e->fallback_order = (uint8_t)(next() % 11);
@@ -85,7 +87,65 @@ static void make_trace(const struct ps_machine *m)
 			e->order = 0;
 		if (e->type == PS_EV_DIRECT_BEGIN || e->type == PS_EV_DIRECT_END)
 			e->pfn = PS_PFN_NONE;
+		if (e->type == PS_EV_KSWAPD_WAKE) {
+			e->pfn = PS_PFN_NONE;
+			e->pid = PID_KSWAPD + (int32_t)(next() % 2);	/* node 1's kswapd: another pid */
+			e->x.ks.nid = (int16_t)(e->pid - PID_KSWAPD);
+			e->x.ks.zid = 2;
+		}
+		if (e->type == PS_EV_SHRINK_INACTIVE) {
+			e->pfn = PS_PFN_NONE;
+			e->x.rc.nid = (int16_t)(next() % 2);
+			if (next() % 2)
+				e->pid = PID_KSWAPD + e->x.rc.nid;
+			e->x.rc.nr_scanned = 32;
+			e->x.rc.nr_reclaimed = next() % 33;
+		}
 	}
+}
+
+/* kswapd's speed: its runs from wake to its last shrink, other tasks' shrinks left out */
+static void test_kswapd_speed(void)
+{
+	static const struct {
+		int type, pid, nid;
+		uint64_t ms;
+		uint32_t pages;
+	} seq[] = {
+		{ PS_EV_SHRINK_INACTIVE, 50, 0, 1, 999 },	/* before node 0's first wake */
+		{ PS_EV_KSWAPD_WAKE, 50, 0, 10, 0 },
+		{ PS_EV_SHRINK_INACTIVE, 50, 0, 12, 400 },
+		{ PS_EV_SHRINK_INACTIVE, 7, 0, 13, 999 },	/* a direct reclaimer's */
+		{ PS_EV_SHRINK_INACTIVE, 50, 0, 20, 600 },	/* run 1: 10 ms, 1,000 pages */
+		{ PS_EV_KSWAPD_WAKE, 51, 1, 30, 0 },
+		{ PS_EV_SHRINK_INACTIVE, 51, 1, 35, 500 },	/* run 2, node 1, still open: 5 ms */
+		{ PS_EV_KSWAPD_WAKE, 50, 0, 40, 0 },		/* run 3 scans nothing: no time */
+		{ PS_EV_KSWAPD_WAKE, 50, 0, 50, 0 },
+		{ PS_EV_SHRINK_INACTIVE, 50, 0, 55, 500 },	/* run 4, open: 5 ms */
+	};
+	struct ps_kswapd_speed k;
+	uint64_t pages, busy;
+
+	memset(&k, 0, sizeof(k));
+	for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+		struct ps_event e = { 0 };
+
+		e.type = seq[i].type;
+		e.pid = seq[i].pid;
+		e.ts_ns = seq[i].ms * 1000000;
+		if (e.type == PS_EV_KSWAPD_WAKE)
+			e.x.ks.nid = (int16_t)seq[i].nid;
+		else
+			e.x.rc.nid = (int16_t)seq[i].nid, e.x.rc.nr_reclaimed = seq[i].pages;
+		ps_kswapd_speed_event(&k, &e);
+	}
+	ps_kswapd_speed_sums(&k, &pages, &busy);
+	CHECK_EQ(pages, 2000);
+	CHECK_EQ(busy, 20000000);
+	CHECK_EQ(ps_kswapd_speed_rate(pages, busy), 100);
+	CHECK_EQ(ps_kswapd_speed_rate(999, 1000000), 0);	/* too few pages to measure */
+	CHECK_EQ(ps_kswapd_speed_rate(3000, 0), 0);
+	CHECK_EQ(ps_kswapd_speed_rate(1000, 3000000), 333);
 }
 
 /* The events as a reader gives them with (@comm) or without task names. */
@@ -157,6 +217,11 @@ static void compare(const struct ps_machine *m, const struct ps_machine *traced,
 	CHECK_EQ(finish(a, &ka), 0);
 	CHECK_EQ(finish(b, &kb), 0);
 	CHECK_EQ(ka.nr, kb.nr);
+	if (mode == PS_REPLAY_SIMULATE) {
+		const struct ps_kv_item *it = ps_kv_get(&ka, "trace_kswapd_reclaim_pages_per_ms");
+
+		CHECK(it && it->value > 0);	/* the made-up trace's kswapd is measured */
+	}
 	for (int i = 0; i < ka.nr && i < kb.nr; i++)
 		if (strcmp(ka.items[i].name, kb.items[i].name) || ka.items[i].value != kb.items[i].value) {
 			if (differ++ < 5)
@@ -184,6 +249,7 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		return 2;
+	test_kswapd_speed();
 	snprintf(path, sizeof(path), "%s/testdata/numa2/numa2-base/before", argv[1]);
 	CHECK_EQ(ps_sysroot_load_machine(path, &m, &err), 0);
 	snprintf(path, sizeof(path), "%s/testdata/numa4/numa4-base/before", argv[1]);

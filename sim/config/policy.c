@@ -38,7 +38,7 @@ static const struct key keys[] = {
 	{ "pcp.batch", OFF(pcp_batch), 1, 1 << 20 },
 	{ "pcp.high", OFF(pcp_high), 0, 1 << 24 },
 	{ "pcp.batch_scale_max", OFF(pcp_batch_scale_max), 0, 24 },
-	{ "kswapd.reclaim_pages_per_ms", OFF(kswapd_rate), 1, 1 << 24 },
+	{ "kswapd.reclaim_pages_per_ms", OFF(kswapd_rate), 1, PS_KSWAPD_RATE_MAX },
 	{ "kswapd.wake_latency_us", OFF(kswapd_wake_latency_us), 0, 1000000 },
 	{ "watermark.legacy", OFF(wmark_legacy), 0, 1 },
 	{ "vmstat.drift", OFF(vmstat_drift), 0, 1 },

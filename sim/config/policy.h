@@ -44,6 +44,7 @@
  * (numa2-wsf200) pages per ms; 100 is their middle.
  */
 #define PS_KSWAPD_RATE_DEFAULT 100
+#define PS_KSWAPD_RATE_MAX (1L << 24)	/* kswapd.reclaim_pages_per_ms's range: 1 to this */
 
 struct ps_policy {
 	const struct ps_profile *profile;	/* NULL: the trace's own kernel */

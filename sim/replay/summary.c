@@ -102,7 +102,7 @@ long ps_kswapd_speed_rate(uint64_t pages, uint64_t busy_ns)
 	if (pages < PS_KSWAPD_SPEED_MIN_PAGES || !busy_ns || pages > UINT64_MAX / 1000000)
 		return 0;
 	rate = (pages * 1000000 + busy_ns / 2) / busy_ns;
-	return rate < 1 ? 1 : rate > (1u << 24) ? 1l << 24 : (long)rate;
+	return rate < 1 ? 1 : rate > (uint64_t)PS_KSWAPD_RATE_MAX ? PS_KSWAPD_RATE_MAX : (long)rate;
 }
 
 struct ps_pass1_summary *ps_pass1_summary_create(const struct ps_machine *m)

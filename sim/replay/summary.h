@@ -42,7 +42,7 @@ void ps_kswapd_speed_event(struct ps_kswapd_speed *k, const struct ps_event *ev)
 /* The runs' pages and time, the open ones closed at their last shrink. */
 void ps_kswapd_speed_sums(const struct ps_kswapd_speed *k, uint64_t *pages, uint64_t *busy_ns);
 
-/* Pages per ms from the sums, rounded; 0 when they measure none. */
+/* Pages per ms from the sums, rounded, within the key's range (1 to PS_KSWAPD_RATE_MAX); 0 when they measure none. */
 long ps_kswapd_speed_rate(uint64_t pages, uint64_t busy_ns);
 
 /* A summary of a trace of @m (which must outlive it); NULL when @m has no zones or out of memory. */

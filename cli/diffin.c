@@ -45,6 +45,17 @@ static int line_of(const char *text, size_t off)
 	return line;
 }
 
+/* The closing quote of the JSON string opening at @i, or the text's end when it has none. */
+static size_t string_end(const char *text, size_t i)
+{
+	size_t j;
+
+	for (j = i + 1; text[j] && text[j] != '"'; j++)
+		if (text[j] == '\\' && text[j + 1])
+			j++;
+	return j;
+}
+
 /*
  * The members of the object whose '{' is at @from, in order: json-c keeps
  * neither places nor repeated names, so one pass over the text finds each
@@ -67,11 +78,10 @@ static int member_lines(const char *text, size_t from, int *lines, int max, stru
 			if (--depth <= 0)
 				break;
 		} else if (c == '"') {
-			size_t start = i + 1, j;
+			size_t start = i + 1, j = string_end(text, i);
 
-			for (j = start; text[j] && text[j] != '"'; j++)
-				if (text[j] == '\\' && text[j + 1])
-					j++;
+			if (!text[j])
+				break;		/* a string the text ends in: no member name */
 			if (depth == 1) {
 				size_t k = j + 1 + strspn(text + j + 1, " \t\r\n");
 
@@ -89,8 +99,6 @@ static int member_lines(const char *text, size_t from, int *lines, int max, stru
 					n++;
 				}
 			}
-			if (!text[j])
-				break;
 			i = j;
 		}
 	}
@@ -113,11 +121,10 @@ static int find_counters(const char *text, size_t from, size_t *brace, int *line
 			if (--depth <= 0)
 				break;
 		} else if (c == '"') {
-			size_t j;
+			size_t j = string_end(text, i);
 
-			for (j = i + 1; text[j] && text[j] != '"'; j++)
-				if (text[j] == '\\' && text[j + 1])
-					j++;
+			if (!text[j])
+				break;		/* a string the text ends in */
 			if (depth == 1 && j - i - 1 == 8 && !strncmp(text + i + 1, "counters", 8)) {
 				size_t k = j + 1 + strspn(text + j + 1, " \t\r\n");
 
@@ -126,8 +133,6 @@ static int find_counters(const char *text, size_t from, size_t *brace, int *line
 					*brace = k + 1 + strspn(text + k + 1, " \t\r\n");
 				}
 			}
-			if (!text[j])
-				break;
 			i = j;
 		}
 	}

@@ -377,6 +377,17 @@ int ps_pcp_seed(struct ps_zone *z, struct ps_pcp *pcp, int pages, int mt)
 	return got;
 }
 
+int ps_pcp_seed_block(struct ps_zone *z, struct ps_pcp *pcp, const struct ps_profile *prof, uint32_t idx,
+		      int order, int mt)
+{
+	if (!ps_pcp_allowed(prof, order, z->pageblock_order) || ps_zone_take_free(z, idx, order))
+		return 0;
+	if (mt < 0 || mt >= PS_MIGRATE_PCPTYPES)
+		mt = PS_MT_MOVABLE;
+	list_block(z, pcp, &pcp->lists[ps_pcp_index(z, order, mt)], idx, order, mt);
+	return 1 << order;
+}
+
 uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt)
 {
 	struct ps_list *l = &pcp->lists[ps_pcp_index(z, order, mt)];

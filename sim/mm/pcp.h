@@ -99,6 +99,15 @@ uint32_t ps_pcp_alloc(struct ps_zone *z, struct ps_pcp *pcp, int order, int mt);
  */
 int ps_pcp_seed(struct ps_zone *z, struct ps_pcp *pcp, int pages, int mt);
 
+/*
+ * The CPU's list as a trace found it: the free block [@idx, 2^@order) taken
+ * out of the buddy onto the tail of @mt's list (a type past the pcp types
+ * goes on Movable's, as free_unref_page puts it).  Returns the pages placed:
+ * 0 when the block is not free or @order has no lists.
+ */
+int ps_pcp_seed_block(struct ps_zone *z, struct ps_pcp *pcp, const struct ps_profile *prof, uint32_t idx,
+		      int order, int mt);
+
 /* free_unref_page: puts the block on the CPU's list, draining a batch over high. */
 void ps_pcp_free(struct ps_zone *z, struct ps_pcp *pcp, uint32_t idx, int order);
 

@@ -118,6 +118,17 @@ struct ps_replay {
 	 */
 	uint32_t *lru_pre;
 	uint32_t nr_lru_pre, lru_pre_cap;
+	/*
+	 * Pass 1, simulate: the blocks the trace first shows on a per-CPU list
+	 * (T_PCP_ALLOC and T_DRAIN heads), in trace order, with the CPU of
+	 * that first event (pcp.snapshot_lists=1 puts them back on its lists)
+	 */
+	struct rp_pcp_start {
+		uint32_t zone, idx;
+		uint16_t cpu;
+		uint8_t order;
+	} *pcp_start;
+	uint32_t nr_pcp_start, pcp_start_cap;
 	uint64_t lru_pre_placed;
 	uint8_t pre_in_reclaim[PS_MAX_CPUS];
 	int trace_has_comm;		/* a free named its task (simulate mode reads tasks) */

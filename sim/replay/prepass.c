@@ -44,6 +44,22 @@ static void lru_pre_note(struct ps_replay *r, uint32_t g)
 	r->lru_pre[r->nr_lru_pre++] = g;
 }
 
+/* Notes a block the trace first shows on @cpu's per-CPU list (see engine.h). */
+static void pcp_start_note(struct ps_replay *r, int zi, uint32_t idx, int order, int cpu)
+{
+	if (r->nr_pcp_start == r->pcp_start_cap) {
+		uint32_t cap = r->pcp_start_cap ? 2 * r->pcp_start_cap : 1024;
+		struct rp_pcp_start *p = realloc(r->pcp_start, cap * sizeof(*p));
+
+		if (!p)
+			return;		/* the block then stays in the buddy, as by default */
+		r->pcp_start = p;
+		r->pcp_start_cap = cap;
+	}
+	r->pcp_start[r->nr_pcp_start++] = (struct rp_pcp_start){
+		.zone = (uint32_t)zi, .idx = idx, .cpu = (uint16_t)cpu, .order = (uint8_t)order };
+}
+
 /*
  * The page-cache and reclaim events in pass 1: a page the trace first shows
  * deleted from the page cache by the kernel's reclaim was on the LRU at the
@@ -180,8 +196,11 @@ static inline void prepass_one(struct ps_replay *r, const struct ps_event *ev, c
 	    ev->task == PS_TASK_KSWAPD)
 		lru_pre_note(r, (uint32_t)(r->mm.gbase[zi] + idx) | PRE_BY_FREE);
 	/* a block first seen whole keeps its order (a pcp block at the start) */
-	if (!r->touch[zi][idx])
+	if (!r->touch[zi][idx]) {
 		r->touch[zi][idx] = cls | T_HEAD | order << T_ORDER_SHIFT;
+		if ((cls == T_PCP_ALLOC || cls == T_DRAIN) && r->o.mode == PS_REPLAY_SIMULATE && !r->cross)
+			pcp_start_note(r, zi, idx, order, ev->cpu);
+	}
 	for (uint32_t i = 1; i < n; i++)
 		if (!r->touch[zi][idx + i])
 			r->touch[zi][idx + i] = cls;
@@ -236,6 +255,16 @@ int ps_replay_prepass_copy(struct ps_replay *dst, const struct ps_replay *src)
 		free(dst->lru_pre);
 		dst->lru_pre = p;
 		dst->nr_lru_pre = dst->lru_pre_cap = src->nr_lru_pre;
+	}
+	if (src->nr_pcp_start) {
+		struct rp_pcp_start *p = malloc(src->nr_pcp_start * sizeof(*p));
+
+		if (!p)
+			return -1;
+		memcpy(p, src->pcp_start, src->nr_pcp_start * sizeof(*p));
+		free(dst->pcp_start);
+		dst->pcp_start = p;
+		dst->nr_pcp_start = dst->pcp_start_cap = src->nr_pcp_start;
 	}
 	memcpy(dst->pre_in_reclaim, src->pre_in_reclaim, sizeof(dst->pre_in_reclaim));
 	dst->mig_total = src->mig_total;

@@ -141,6 +141,7 @@ void ps_replay_destroy(struct ps_replay *r)
 	free(r->owner);
 	free(r->kreclaimed);
 	free(r->lru_pre);
+	free(r->pcp_start);
 	free(r->mig_expected);
 	free(r->untraced_target);
 	free(r->untraced_taken);

@@ -8,13 +8,16 @@
  * the summary counts what a replay of two passes counts (kswapd's measured
  * speed included), in both modes and under profiles with
  * either extfrag rule; a damaged summary is refused, one of other zones or
- * another version is not used.  argv[1]: the source root.
+ * another version is not used.  The pages pass 1 finds on a per-CPU list
+ * start on their CPU's list under pcp.snapshot_lists=1.  argv[1]: the
+ * source root.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/kvfile.h"
 #include "lib/machine.h"
+#include "sim/replay/engine.h"
 #include "sim/replay/replay.h"
 #include "sim/replay/summary.h"
 #include "trace/sysroot.h"
@@ -236,6 +239,78 @@ static void compare(const struct ps_machine *m, const struct ps_machine *traced,
 	ps_replay_destroy(b);
 }
 
+/* Whether the head @idx is on list @l of @z. */
+static int listed(const struct ps_zone *z, const struct ps_list *l, uint32_t idx)
+{
+	for (uint32_t b = l->head; b != PS_NIL; b = z->next[b])
+		if (b == idx)
+			return 1;
+	return 0;
+}
+
+/*
+ * pcp.snapshot_lists=1: a page the trace first hands out with no zone_locked,
+ * or first drains, starts on the list of the CPU whose event showed it, of
+ * its pageblock's type.  Without the key they start in the buddy, as a page
+ * first taken by a zone_locked does.
+ */
+static void test_pcp_start(const struct ps_machine *m)
+{
+	const struct ps_zone_desc *d = NULL;
+	int zi;
+
+	for (zi = 0; zi < m->nr_zones; zi++)
+		if (m->zones[zi].node == 0 && m->zones[zi].type == PS_ZONE_NORMAL) {
+			d = &m->zones[zi];
+			break;
+		}
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	for (int lists = 0; lists <= 1; lists++) {
+		struct ps_replay *r = replay_new(m, NULL, PS_REPLAY_SIMULATE, "6.1");
+		static const int type[3] = { PS_EV_ALLOC, PS_EV_PCPU_DRAIN, PS_EV_ZONE_LOCKED };
+		static const uint16_t cpu[3] = { 1, 0, 1 };
+		struct ps_event ev[3];
+		uint32_t idx[3];
+		char err[256];
+
+		CHECK(r != NULL);
+		if (!r)
+			return;
+		r->o.policy.pcp_snapshot_lists = lists;
+		for (int i = 0; i < 3; i++) {
+			memset(&ev[i], 0, sizeof(ev[i]));
+			ev[i].ts_ns = 1000 + 1000 * (uint64_t)i;
+			ev[i].type = (uint8_t)type[i];
+			ev[i].cpu = cpu[i];
+			ev[i].pid = 1;
+			ev[i].pfn = d->start_pfn + d->spanned / 2 + 1024 * (uint64_t)i + 3;
+			ev[i].migratetype = PS_MT_MOVABLE;
+			ev[i].alloc_migratetype = ev[i].fallback_migratetype = PS_MT_UNKNOWN;
+			idx[i] = (uint32_t)(ev[i].pfn - d->start_pfn);
+		}
+		ps_replay_prepass(r, ev, 3);
+		CHECK_EQ(r->nr_pcp_start, 2);
+		CHECK_EQ(ps_replay_start(r, err, sizeof(err)), 0);
+		{
+			const struct ps_zone *z = &r->mm.zones[zi];
+			int nc = r->mm.nr_cpus;
+
+			/* the zone_locked page: in the buddy, where the seeding up to the snapshot's counts may take it */
+			for (int i = 0; i < 3 - lists; i++) {
+				const struct ps_pcp *pcp = &r->mm.pcps[(size_t)zi * nc + cpu[i]];
+				int on = i < 2 && lists;
+
+				CHECK_EQ(PG_KIND(z->state[idx[i]]), on ? PG_PCP : PG_FREE);
+				CHECK_EQ(listed(z, &pcp->lists[ps_pcp_index(z, 0, ps_pageblock_mt(z, idx[i]))], idx[i]),
+					 on);
+			}
+		}
+		ps_replay_destroy(r);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct ps_machine m, other;
@@ -256,6 +331,7 @@ int main(int argc, char **argv)
 	CHECK_EQ(ps_sysroot_load_machine(path, &other, &err), 0);
 	if (check_fail)
 		CHECK_DONE();
+	test_pcp_start(&m);
 	make_trace(&m);
 
 	s = ps_pass1_summary_create(&m);

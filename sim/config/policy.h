@@ -25,8 +25,9 @@
  * kswapd's nap only the node's balance decides, as in the kernel's
  * prepare_kswapd_sleep; the default 1 keeps it awake while a zone up to the
  * class zone is boosted), pcp.snapshot_lists (1: simulate mode starts
- * each CPU's per-CPU lists with the snapshot's count, taken from the buddy,
- * instead of leaving those pages free in the buddy).
+ * each CPU's per-CPU lists as the kernel's were, the pages the trace shows
+ * listed and then the buddy's up to the snapshot's count, instead of
+ * leaving those pages free in the buddy).
  */
 #ifndef PS_POLICY_H
 #define PS_POLICY_H
@@ -67,7 +68,7 @@ struct ps_policy {
 	long vmstat_drift;			/* 1: NR_FREE_PAGES read as zone_page_state() holds it */
 	long kswapd_sleep_check;		/* 1: no nap while unbalanced for the class zone asked */
 	long kswapd_nap_boost_check;		/* 0: a boost does not keep kswapd awake at the nap's end */
-	long pcp_snapshot_lists;		/* 1: simulate starts the per-CPU lists as the snapshot counts them */
+	long pcp_snapshot_lists;		/* 1: simulate starts the per-CPU lists as the kernel's were */
 	/* which keys were given explicitly (bit per key), for duplicate checks */
 	unsigned long given;
 };

@@ -118,6 +118,8 @@ struct ps_replay {
 	 */
 	uint32_t *lru_pre;
 	uint32_t nr_lru_pre, lru_pre_cap;
+	uint64_t lru_pre_placed;
+	uint8_t pre_in_reclaim[PS_MAX_CPUS];
 	/*
 	 * Pass 1, simulate: the blocks the trace first shows on a per-CPU list
 	 * (T_PCP_ALLOC and T_DRAIN heads), in trace order, with the CPU of
@@ -129,8 +131,6 @@ struct ps_replay {
 		uint8_t order;
 	} *pcp_start;
 	uint32_t nr_pcp_start, pcp_start_cap;
-	uint64_t lru_pre_placed;
-	uint8_t pre_in_reclaim[PS_MAX_CPUS];
 	int trace_has_comm;		/* a free named its task (simulate mode reads tasks) */
 	struct ps_kswapd_speed kswapd_speed;	/* pass 1: the recorded kswapd's reclaim speed */
 	long trace_kswapd_rate;		/* its pages per ms, 0 none (ps_replay_start) */

@@ -231,6 +231,16 @@ int ps_replay_prepass_shares(const struct ps_replay *a, const struct ps_replay *
 	return 1;
 }
 
+/* A copy of @n elements of @size bytes at @src; NULL out of memory. */
+static void *dup_array(const void *src, size_t n, size_t size)
+{
+	void *p = malloc(n * size);
+
+	if (p)
+		memcpy(p, src, n * size);
+	return p;
+}
+
 int ps_replay_prepass_copy(struct ps_replay *dst, const struct ps_replay *src)
 {
 	for (int zi = 0; zi < src->mm.nr_zones; zi++) {
@@ -247,21 +257,19 @@ int ps_replay_prepass_copy(struct ps_replay *dst, const struct ps_replay *src)
 	for (int ti = 0; dst->ttouch && ti < src->nr_tz; ti++)
 		memcpy(dst->ttouch[ti], src->ttouch[ti], src->tz[ti].nr_pages);
 	if (src->nr_lru_pre) {
-		uint32_t *p = malloc(src->nr_lru_pre * sizeof(*p));
+		uint32_t *p = dup_array(src->lru_pre, src->nr_lru_pre, sizeof(*p));
 
 		if (!p)
 			return -1;
-		memcpy(p, src->lru_pre, src->nr_lru_pre * sizeof(*p));
 		free(dst->lru_pre);
 		dst->lru_pre = p;
 		dst->nr_lru_pre = dst->lru_pre_cap = src->nr_lru_pre;
 	}
 	if (src->nr_pcp_start) {
-		struct rp_pcp_start *p = malloc(src->nr_pcp_start * sizeof(*p));
+		struct rp_pcp_start *p = dup_array(src->pcp_start, src->nr_pcp_start, sizeof(*p));
 
 		if (!p)
 			return -1;
-		memcpy(p, src->pcp_start, src->nr_pcp_start * sizeof(*p));
 		free(dst->pcp_start);
 		dst->pcp_start = p;
 		dst->nr_pcp_start = dst->pcp_start_cap = src->nr_pcp_start;

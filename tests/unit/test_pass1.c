@@ -9,8 +9,8 @@
  * speed included), in both modes and under profiles with
  * either extfrag rule; a damaged summary is refused, one of other zones or
  * another version is not used.  The pages pass 1 finds on a per-CPU list
- * start on their CPU's list under pcp.snapshot_lists=1.  argv[1]: the
- * source root.
+ * start on their CPU's list under pcp.snapshot_lists=1, from the summary
+ * as from the trace.  argv[1]: the source root.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +160,8 @@ static void name_tasks(int comm)
 	}
 }
 
+static long lists_key;	/* pcp.snapshot_lists of the replays replay_new() makes */
+
 static struct ps_replay *replay_new(const struct ps_machine *m, const struct ps_machine *traced, int mode,
 				    const char *prof)
 {
@@ -173,6 +175,8 @@ static struct ps_replay *replay_new(const struct ps_machine *m, const struct ps_
 	o.traced = traced;
 	ps_policy_init(&o.policy);
 	ps_policy_init(&o.recorded);
+	if (lists_key)
+		o.policy.pcp_snapshot_lists = lists_key;
 	for (int c = 0; c < PS_MAX_CPUS; c++)
 		o.cpu_node_map[c] = -1;
 	ps_lock_params_init(&o.lock);
@@ -224,6 +228,8 @@ static void compare(const struct ps_machine *m, const struct ps_machine *traced,
 		const struct ps_kv_item *it = ps_kv_get(&ka, "trace_kswapd_reclaim_pages_per_ms");
 
 		CHECK(it && it->value > 0);	/* the made-up trace's kswapd is measured */
+		it = ps_kv_get(&ka, "replay_initial_pcp_pages");
+		CHECK(!lists_key || (it && it->value > 0));	/* lists seeded */
 	}
 	for (int i = 0; i < ka.nr && i < kb.nr; i++)
 		if (strcmp(ka.items[i].name, kb.items[i].name) || ka.items[i].value != kb.items[i].value) {
@@ -357,6 +363,10 @@ int main(int argc, char **argv)
 		compare(&m, NULL, mode, "6.10", blob, len);
 		compare(&m, NULL, mode, "6.18", blob, len);
 	}
+	/* the per-CPU lists started from the blocks pass 1 finds listed, with their CPUs */
+	lists_key = 1;
+	compare(&m, NULL, PS_REPLAY_SIMULATE, "6.10", blob, len);
+	lists_key = 0;
 	/* another machine's model, the trace's own traced zones */
 	compare(&other, &m, PS_REPLAY_SIMULATE, "5.10", blob, len);
 

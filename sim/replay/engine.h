@@ -123,7 +123,8 @@ struct ps_replay {
 	/*
 	 * Pass 1, simulate: the blocks the trace first shows on a per-CPU list
 	 * (T_PCP_ALLOC and T_DRAIN heads), in trace order, with the CPU of
-	 * that first event (pcp.snapshot_lists=1 puts them back on its lists)
+	 * that first event (pcp.snapshot_lists=1 puts them back on its lists;
+	 * noted whatever the key, since replays sharing pass 1 may differ in it)
 	 */
 	struct rp_pcp_start {
 		uint32_t zone, idx;

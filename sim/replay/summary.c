@@ -63,6 +63,12 @@ struct ps_pass1_summary {
 	size_t nr_ev, ev_cap;
 };
 
+/* Node @n's run so far: from its wake to its last shrink, 0 with none. */
+static uint64_t run_ns(const struct ps_kswapd_speed *k, int n)
+{
+	return k->wake_ns[n] && k->last_ns[n] > k->wake_ns[n] ? k->last_ns[n] - k->wake_ns[n] : 0;
+}
+
 void ps_kswapd_speed_event(struct ps_kswapd_speed *k, const struct ps_event *ev)
 {
 	int n;
@@ -71,8 +77,7 @@ void ps_kswapd_speed_event(struct ps_kswapd_speed *k, const struct ps_event *ev)
 		n = ev->x.ks.nid;
 		if (n < 0 || n >= PS_MAX_NODES)
 			return;
-		if (k->wake_ns[n] && k->last_ns[n] > k->wake_ns[n])
-			k->busy_ns += k->last_ns[n] - k->wake_ns[n];
+		k->busy_ns += run_ns(k, n);
 		k->pid[n] = ev->pid;
 		k->wake_ns[n] = ev->ts_ns ? ev->ts_ns : 1;
 		k->last_ns[n] = 0;
@@ -91,8 +96,7 @@ void ps_kswapd_speed_sums(const struct ps_kswapd_speed *k, uint64_t *pages, uint
 	*pages = k->pages;
 	*busy_ns = k->busy_ns;
 	for (int n = 0; n < PS_MAX_NODES; n++)
-		if (k->wake_ns[n] && k->last_ns[n] > k->wake_ns[n])
-			*busy_ns += k->last_ns[n] - k->wake_ns[n];
+		*busy_ns += run_ns(k, n);
 }
 
 long ps_kswapd_speed_rate(uint64_t pages, uint64_t busy_ns)

@@ -195,43 +195,51 @@ void rp_build_zone(struct ps_replay *r, int zi)
  * them, taken out of the buddy that rp_build_zone() filled, so the zones'
  * free counts start at the kernel's NR_FREE_PAGES.  First the blocks the
  * trace shows on a list at the start (pass 1), on the list of the CPU
- * whose event first showed them and of their pageblock's type; then, up to
- * the CPU's snapshot count, order-0 pages of the Movable list, since the
- * snapshot gives a count per CPU and zone, not the lists.
+ * whose event first showed them and of their pageblock's type, in the
+ * order the trace showed them, as long as they fit in that CPU's snapshot
+ * count (the trace may show more: the lists change between the snapshot
+ * and the first event); then, up to the count, order-0 pages of the
+ * Movable list, since the snapshot gives a count per CPU and zone, not the
+ * lists.
  */
 void rp_seed_pcp_lists(struct ps_replay *r)
 {
 	const struct ps_machine *m = r->m;
 	int nz = r->mm.nr_zones, nc = r->mm.nr_cpus;
-	int64_t *seen;
+	int64_t *room;
 
 	if (r->o.policy.pcp_snapshot_lists != 1 || r->cross || !nz || !nc)
 		return;
-	seen = calloc((size_t)nz * nc, sizeof(*seen));
-	for (uint32_t k = 0; seen && k < r->nr_pcp_start; k++) {
+	/* room[zone * nc + cpu]: the snapshot's count, less what is seeded */
+	room = calloc((size_t)nz * nc, sizeof(*room));
+	if (!room)
+		return;
+	for (int s = 0; s < m->nr_pcp_seed; s++) {
+		const struct ps_pcp_seed *sd = &m->pcp_seed[s];
+		int i = ps_machine_zone_index(m, sd->node, sd->type);
+
+		if (i >= 0 && sd->cpu < nc)
+			room[(size_t)i * nc + sd->cpu] = (int64_t)sd->count;
+	}
+	for (uint32_t k = 0; k < r->nr_pcp_start; k++) {
 		const struct rp_pcp_start *ps = &r->pcp_start[k];
 		struct ps_zone *z;
+		int64_t *left;
 		int got;
 
 		if (ps->zone >= (uint32_t)nz || ps->cpu >= nc)
 			continue;
+		left = &room[(size_t)ps->zone * nc + ps->cpu];
+		if (*left < 1L << ps->order)
+			continue;
 		z = &r->mm.zones[ps->zone];
 		got = ps_pcp_seed_block(z, &r->mm.pcps[(size_t)ps->zone * nc + ps->cpu], r->mm.prof, ps->idx,
 					ps->order, ps_pageblock_mt(z, ps->idx));
-		seen[(size_t)ps->zone * nc + ps->cpu] += got;
+		*left -= got;
 		r->pcp_seeded += got;
 	}
-	for (int s = 0; s < m->nr_pcp_seed; s++) {
-		const struct ps_pcp_seed *sd = &m->pcp_seed[s];
-		int i = ps_machine_zone_index(m, sd->node, sd->type);
-		int64_t left;
-
-		if (i < 0 || sd->cpu >= nc)
-			continue;
-		left = (int64_t)sd->count - (seen ? seen[(size_t)i * nc + sd->cpu] : 0);
-		if (left > 0)
-			r->pcp_seeded += ps_pcp_seed(&r->mm.zones[i], &r->mm.pcps[(size_t)i * nc + sd->cpu],
-						     (int)left, PS_MT_MOVABLE);
-	}
-	free(seen);
+	for (size_t i = 0; i < (size_t)nz * nc; i++)
+		if (room[i] > 0)
+			r->pcp_seeded += ps_pcp_seed(&r->mm.zones[i / nc], &r->mm.pcps[i], (int)room[i], PS_MT_MOVABLE);
+	free(room);
 }

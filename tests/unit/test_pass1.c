@@ -258,9 +258,11 @@ static int listed(const struct ps_zone *z, const struct ps_list *l, uint32_t idx
  * pcp.snapshot_lists=1: a page the trace first hands out with no zone_locked,
  * or first drains, starts on the list of the CPU whose event showed it, of
  * its pageblock's type.  Without the key they start in the buddy, as a page
- * first taken by a zone_locked does.
+ * first taken by a zone_locked does.  With @full_cpu's snapshot count 0 in
+ * the zone, the page its event showed stays in the buddy: a CPU's lists
+ * hold no more than the snapshot counts.
  */
-static void test_pcp_start(const struct ps_machine *m)
+static void test_pcp_start(const struct ps_machine *m, int full_cpu)
 {
 	const struct ps_zone_desc *d = NULL;
 	int zi;
@@ -308,6 +310,11 @@ static void test_pcp_start(const struct ps_machine *m)
 				const struct ps_pcp *pcp = &r->mm.pcps[(size_t)zi * nc + cpu[i]];
 				int on = i < 2 && lists;
 
+				if (on && cpu[i] == full_cpu) {
+					CHECK_EQ(pcp->count, 0);	/* nothing seeded past the count */
+					CHECK(!listed(z, &pcp->lists[ps_pcp_index(z, 0, ps_pageblock_mt(z, idx[i]))], idx[i]));
+					continue;
+				}
 				CHECK_EQ(PG_KIND(z->state[idx[i]]), on ? PG_PCP : PG_FREE);
 				CHECK_EQ(listed(z, &pcp->lists[ps_pcp_index(z, 0, ps_pageblock_mt(z, idx[i]))], idx[i]),
 					 on);
@@ -337,7 +344,17 @@ int main(int argc, char **argv)
 	CHECK_EQ(ps_sysroot_load_machine(path, &other, &err), 0);
 	if (check_fail)
 		CHECK_DONE();
-	test_pcp_start(&m);
+	test_pcp_start(&m, -1);
+	/* node 0's Normal zone with no room on CPU 1's lists */
+	other = m;
+	for (int i = 0; i < other.nr_pcp_seed; i++)
+		if (other.pcp_seed[i].node == 0 && other.pcp_seed[i].type == PS_ZONE_NORMAL && other.pcp_seed[i].cpu == 1) {
+			CHECK(other.pcp_seed[i].count > 0);	/* the test needs a CPU that had some */
+			other.pcp_seed[i].count = 0;
+		}
+	test_pcp_start(&other, 1);
+	snprintf(path, sizeof(path), "%s/testdata/numa4/numa4-base/before", argv[1]);
+	CHECK_EQ(ps_sysroot_load_machine(path, &other, &err), 0);
 	make_trace(&m);
 
 	s = ps_pass1_summary_create(&m);

@@ -80,6 +80,7 @@ struct ps_replay {
 	uint64_t sim_alloc_failed, sim_skipped_failed;
 	uint64_t capped_blocks, placed_blocks, placed_pages, unplaced_blocks;
 	uint64_t pcp_seeded;		/* snapshot pcp pages put on the model's lists (simulate) */
+	uint64_t pcp_capped;		/* pages the trace shows listed at the start past their CPU's count */
 	int verbose_left;
 	int *shadow;			/* follow: [zone][cpu][list] blocks the kernel's rules would hold */
 	int *shadow_seed;		/* follow: [zone][cpu] pages on the lists at the start, lists unknown */

@@ -230,8 +230,10 @@ void rp_seed_pcp_lists(struct ps_replay *r)
 		if (ps->zone >= (uint32_t)nz || ps->cpu >= nc)
 			continue;
 		left = &room[(size_t)ps->zone * nc + ps->cpu];
-		if (*left < 1L << ps->order)
+		if (*left < 1L << ps->order) {
+			r->pcp_capped += 1ull << ps->order;
 			continue;
+		}
 		z = &r->mm.zones[ps->zone];
 		got = ps_pcp_seed_block(z, &r->mm.pcps[(size_t)ps->zone * nc + ps->cpu], r->mm.prof, ps->idx,
 					ps->order, ps_pageblock_mt(z, ps->idx));

@@ -49,8 +49,6 @@ uint64_t ps_stream_file_offset(const struct ps_stream *s);
 
 const char *ps_stream_path(const struct ps_stream *s);
 
-
-
 /* The underlying file descriptor (for formats read by another library). */
 int ps_stream_fd(const struct ps_stream *s);
 #endif

@@ -13,8 +13,6 @@
 #include "sim/mm/vmstat.h"
 #include "sim/replay/engine.h"
 
-
-
 static void account_invisible(struct ps_replay *r, struct ps_zone *z, uint32_t h, int k, const struct ps_event *ev)
 {
 	struct ps_event a = *ev;

@@ -19,14 +19,6 @@
 #include "sim/mm/vmstat.h"
 #include "sim/replay/engine.h"
 
-
-
-
-
-
-
-
-
 /*
  * A traced allocation (counted in @c): the model places it by its zone walk
  * and maps the traced block to the model's.
@@ -295,8 +287,6 @@ static struct ps_zone *hidden_zone(struct ps_replay *r, uint64_t pfn, int held)
 	return NULL;
 }
 
-
-
 /*
  * Takes the untraced use due by @now (a share of each zone's target in
  * proportion to the trace's time gone): single pages from the smallest free
@@ -326,7 +316,6 @@ void rp_untraced_use(struct ps_replay *r, uint64_t now)
 		}
 	}
 }
-
 
 /*
  * The trace freed order-0 page @ev that it never showed being taken: a

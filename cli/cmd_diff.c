@@ -883,7 +883,7 @@ static int diff_tables(const struct ps_diff_opts *o, struct diff *d, FILE *f)
 	case PS_DIFF_VMSTAT: print_vmstat(f, d, shown, nr_shown); break;
 	}
 	/* the table forms: an empty table says why */
-	if (!nr_shown && d->nr_cols > 1 && (o->fmt == PS_DIFF_LKP || o->fmt == PS_DIFF_COLUMNS))
+	if (!nr_shown && !o->all && d->nr_cols > 1 && (o->fmt == PS_DIFF_LKP || o->fmt == PS_DIFF_COLUMNS))
 		fprintf(f, "\nno row: none of the counters shown changes%s between the columns (--all shows every counter)\n",
 			o->min_change > 0 ? " by --min-change or more" : "");
 	ret = 0;

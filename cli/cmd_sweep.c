@@ -19,6 +19,7 @@
 #include "cli/input.h"
 #include "cli/policyopt.h"
 #include "cli/sweep.h"
+#include "lib/cpulist.h"
 #include "sim/replay/replay.h"
 
 static const char sweep_usage[] =
@@ -120,53 +121,46 @@ static int parse_count(const char *arg, const char *opt, int min, int max, int *
 	return 0;
 }
 
+struct cells {
+	int *v;
+	int n, cap;
+};
+
+static int add_cells(long a, long b, void *arg)
+{
+	struct cells *c = arg;
+
+	for (long i = a; i <= b; i++) {
+		int dup = 0;
+
+		for (int k = 0; k < c->n; k++)
+			dup |= c->v[k] == i;
+		if (dup)
+			continue;
+		if (c->n == c->cap) {
+			int *q = realloc(c->v, (c->cap = c->cap ? 2 * c->cap : 16) * sizeof(int));
+
+			if (!q)
+				return -1;
+			c->v = q;
+		}
+		c->v[c->n++] = (int)i;
+	}
+	return 0;
+}
+
 /* "0-3,7" into indices below @max (a malloc'd array in *@out); -1 on a syntax error or an index out of range. */
 static int parse_cells(const char *text, int max, int **out)
 {
-	int n = 0, cap = 16;
-	const char *p = text;
+	struct cells c = { 0 };
 
-	*out = malloc(cap * sizeof(int));
-	if (!*out)
+	if (strchr(text, '\n') || ps_list_ranges(text, max, add_cells, &c) < 0 || !c.n) {
+		free(c.v);
+		*out = NULL;
 		return -1;
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b;
-
-		if (end == p || a < 0)
-			return -1;
-		b = a;
-		p = end;
-		if (*p == '-') {
-			b = strtol(p + 1, &end, 10);
-			if (end == p + 1 || b < a)
-				return -1;
-			p = end;
-		}
-		if (b >= max)
-			return -1;
-		for (long i = a; i <= b; i++) {
-			int dup = 0;
-
-			for (int k = 0; k < n; k++)
-				dup |= (*out)[k] == i;
-			if (dup)
-				continue;
-			if (n == cap) {
-				int *q = realloc(*out, (cap *= 2) * sizeof(int));
-
-				if (!q)
-					return -1;
-				*out = q;
-			}
-			(*out)[n++] = (int)i;
-		}
-		if (*p == ',' && p[1])
-			p++;
-		else if (*p)
-			return -1;
 	}
-	return n ? n : -1;
+	*out = c.v;
+	return c.n;
 }
 
 static int mkdir_p(const char *dir)
@@ -699,10 +693,12 @@ int cmd_sweep(int argc, char **argv)
 		} else if (cells) {
 			n = parse_cells(cells, s.nr_cells, &which);
 			if (n < 0) {
+				int nr_cells = s.nr_cells;	/* sweep_free() clears it */
+
 				free(which);
 				sweep_free(&s);
-				return ps_usage_error("sweep", "--cell wants indices of the manifest's %d cells such as 0-3,7, not '%s'",
-						      s.nr_cells, cells);
+				return ps_usage_error("sweep", "--cell wants indices of the manifest's %d cells (0-%d) such as 0-3,7, not '%s'",
+						      nr_cells, nr_cells - 1, cells);
 			}
 			if (sweep_dirs(s.dir) == 0)
 				ret = sweep_run(&s, which, n, jobs, group, quiet) == 0 ? PS_EXIT_OK : PS_EXIT_FAIL;

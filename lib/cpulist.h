@@ -1,9 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cpulist.h - the kernel's CPU list format, as in nodeN/cpulist. */
+/* cpulist.h - the kernel's list format ("0-3,8,10-11"), as in nodeN/cpulist. */
 #ifndef PS_CPULIST_H
 #define PS_CPULIST_H
 
 #include <stdint.h>
+
+/*
+ * Walks a list in that format, ended by its NUL or a newline, calling
+ * @range(a, b, @arg) for each range a-b (a single number: a == b) in order.
+ * Returns 0 when the whole list was read (an empty one too), -1 on a
+ * syntax error (a trailing comma is one), -2 for a number at or above
+ * @limit, or the first non-zero value @range returned.  Ranges before the
+ * one that failed have been given to @range.
+ */
+int ps_list_ranges(const char *text, long limit, int (*range)(long a, long b, void *arg), void *arg);
 
 /*
  * "0-3,8,10-11": sets cpu_node[cpu] = @node for each CPU listed and raises

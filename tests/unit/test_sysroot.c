@@ -169,6 +169,48 @@ static void test_cpulist(void)
 	CHECK_EQ(ps_parse_cpulist("\n", node, 0, &max), 0);	/* a memory-only node */
 	CHECK_EQ(ps_parse_cpulist("0-2047", node, 0, &max), -2);	/* past the CPU limit, not a syntax error */
 	CHECK_EQ(ps_parse_cpulist("-1", node, 0, &max), -1);
+	CHECK_EQ(ps_parse_cpulist("0-3,", node, 0, &max), -1);	/* a trailing comma */
+	CHECK_EQ(ps_parse_cpulist("0-3,\n", node, 0, &max), -1);
+	CHECK_EQ(ps_parse_cpulist("0;1", node, 0, &max), -1);
+}
+
+struct ranges_seen {
+	long a[4], b[4];
+	int n, stop_at;
+};
+
+static int note_range(long a, long b, void *arg)
+{
+	struct ranges_seen *s = arg;
+
+	if (s->n == s->stop_at)
+		return 7;
+	s->a[s->n] = a;
+	s->b[s->n++] = b;
+	return 0;
+}
+
+/* the walker under every list: each range in order, the limit, and a callback's own verdict */
+static void test_list_ranges(void)
+{
+	struct ranges_seen s = { .stop_at = -1 };
+
+	CHECK_EQ(ps_list_ranges("2,5-7,9\nignored", 10, note_range, &s), 0);
+	CHECK_EQ(s.n, 3);
+	CHECK_EQ(s.a[0], 2);
+	CHECK_EQ(s.b[0], 2);
+	CHECK_EQ(s.a[1], 5);
+	CHECK_EQ(s.b[1], 7);
+	CHECK_EQ(s.a[2], 9);
+	s.n = 0;
+	CHECK_EQ(ps_list_ranges("2,5-10", 10, note_range, &s), -2);	/* 10 is at the limit */
+	CHECK_EQ(s.n, 1);
+	s.n = 0;
+	CHECK_EQ(ps_list_ranges("", 10, note_range, &s), 0);
+	CHECK_EQ(s.n, 0);
+	s = (struct ranges_seen){ .stop_at = 1 };
+	CHECK_EQ(ps_list_ranges("1,2,3", 10, note_range, &s), 7);
+	CHECK_EQ(s.n, 1);
 }
 
 static void test_kv(void)
@@ -354,6 +396,7 @@ int main(void)
 	test_zoneinfo();
 	test_file_pages();
 	test_cpulist();
+	test_list_ranges();
 	test_kv();
 	CHECK_DONE();
 }

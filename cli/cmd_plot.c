@@ -26,6 +26,7 @@
 
 #include "lib/file.h"
 #include "cli/cli.h"
+#include "cli/diffin.h"
 
 static const char plot_usage[] =
 	"usage: pagesim plot [OPTIONS] -o FILE INPUT...\n"
@@ -528,9 +529,11 @@ static int load_diff(struct input *in, struct ps_error *err)
 
 	if (!text)
 		return -1;
-	in->diff = json_tokener_parse(text);
+	in->diff = ps_json_parse_strict(text, in->path, err);
 	free(text);
-	if (!in->diff || !json_object_object_get_ex(in->diff, "format", &fmt) ||
+	if (!in->diff)
+		return -1;
+	if (!json_object_object_get_ex(in->diff, "format", &fmt) ||
 	    strcmp(json_object_get_string(fmt), "pagesim-diff"))
 		return ps_err(err, "%s: not a pagesim diff --format json output", in->path);
 	return 0;

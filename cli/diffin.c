@@ -139,6 +139,41 @@ static int find_counters(const char *text, size_t from, size_t *brace, int *line
 	return count;
 }
 
+json_object *ps_json_parse_strict(const char *text, const char *file, struct ps_error *err)
+{
+	struct json_tokener *tok = json_tokener_new_ex(JSON_MAX_DEPTH);
+	json_object *root;
+	size_t len = strlen(text), end;
+
+	if (!tok) {
+		ps_err(err, "out of memory");
+		return NULL;
+	}
+	/* JSON as the standard has it: no comments, no single quotes, no trailing commas */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	end = json_tokener_get_parse_end(tok);
+	if (!root) {
+		enum json_tokener_error e = json_tokener_get_error(tok);
+
+		if (e == json_tokener_continue)
+			ps_err(err, "%s:%d: the JSON ends early, found the end of the file (is it cut short?)", file,
+			       line_of(text, len));
+		else if (e == json_tokener_error_depth)
+			ps_err(err, "%s:%d: JSON nested too deeply", file, line_of(text, end));
+		else
+			ps_err(err, "%s:%d: %s, found '%.12s'", file, line_of(text, end), json_tokener_error_desc(e),
+			       text + end);
+	} else if (text[end + strspn(text + end, " \t\r\n")]) {
+		ps_err(err, "%s:%d: expected the end of the file after the JSON value, found '%.12s'", file,
+		       line_of(text, end), text + end);
+		json_object_put(root);
+		root = NULL;
+	}
+	json_tokener_free(tok);
+	return root;
+}
+
 int ps_diffin_parse_json(const char *text, const char *file, struct ps_kv *kv, struct ps_error *err)
 {
 	struct ps_diffin_meta meta;
@@ -157,38 +192,16 @@ static void meta_str(json_object *root, const char *key, char *out, size_t len)
 int ps_diffin_parse_json_meta(const char *text, const char *file, struct ps_kv *kv, struct ps_diffin_meta *meta,
 			      struct ps_error *err)
 {
-	struct json_tokener *tok = json_tokener_new_ex(JSON_MAX_DEPTH);
 	json_object *root, *counters;
-	size_t len = strlen(text), end, brace = 0;
+	size_t brace = 0;
 	struct ps_kv seen;
 	long dup;
 	int n, nm, cline = 1, *lines = NULL, ret = -1;
 
 	memset(meta, 0, sizeof(*meta));
-	if (!tok)
-		return ps_err(err, "out of memory");
-	/* JSON as the standard has it: no comments, no single quotes, no trailing commas */
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	end = json_tokener_get_parse_end(tok);
-	if (!root) {
-		enum json_tokener_error e = json_tokener_get_error(tok);
-
-		if (e == json_tokener_continue)
-			ps_err(err, "%s:%d: the JSON ends early, found the end of the file (is it cut short?)", file,
-			       line_of(text, len));
-		else if (e == json_tokener_error_depth)
-			ps_err(err, "%s:%d: JSON nested too deeply", file, line_of(text, end));
-		else
-			ps_err(err, "%s:%d: %s, found '%.12s'", file, line_of(text, end), json_tokener_error_desc(e),
-			       text + end);
-		goto out;
-	}
-	if (text[end + strspn(text + end, " \t\r\n")]) {
-		ps_err(err, "%s:%d: expected the end of the file after the JSON object, found '%.12s'", file,
-		       line_of(text, end), text + end);
-		goto out;
-	}
+	root = ps_json_parse_strict(text, file, err);
+	if (!root)
+		return -1;
 	if (!json_object_is_type(root, json_type_object)) {
 		ps_err(err, "%s:1: expected a JSON object", file);
 		goto out;
@@ -257,7 +270,6 @@ int ps_diffin_parse_json_meta(const char *text, const char *file, struct ps_kv *
 out:
 	free(lines);
 	json_object_put(root);
-	json_tokener_free(tok);
 	return ret;
 }
 

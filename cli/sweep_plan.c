@@ -12,9 +12,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/diffin.h"
 #include "cli/input.h"
 #include "cli/policyopt.h"
 #include "cli/sweep.h"
+#include "lib/file.h"
 
 static void sha256_hex(struct sha256_ctx *ctx, char out[65])
 {
@@ -526,15 +528,24 @@ int sweep_load(struct sweep *s, const char *dir, struct ps_error *err)
 {
 	char path[4096];
 	json_object *root, *v, *arr;
+	char *text;
 	int nk = ps_policyopt_nr_keys(), ret = -1;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(path, sizeof(path), "%s/manifest.json", dir);
 	if (access(path, F_OK) < 0)
 		return ps_err(err, "%s: no manifest.json: is it a sweep directory (pagesim sweep -o %s ...)?", dir, dir);
-	root = json_object_from_file(path);
+	text = ps_read_file(path, NULL, err);
+	if (!text)
+		return -1;
+	root = ps_json_parse_strict(text, path, err);
+	free(text);
 	if (!root)
-		return ps_err(err, "%s: %s", path, json_util_get_last_err() ? json_util_get_last_err() : "not JSON");
+		return -1;
+	if (!json_object_is_type(root, json_type_object)) {
+		json_object_put(root);
+		return ps_err(err, "%s:1: expected a JSON object", path);
+	}
 	s->dir = xstrdup(dir);
 	v = member(root, "format", json_type_string);
 	if (!v || strcmp(json_object_get_string(v), "pagesim-sweep")) {

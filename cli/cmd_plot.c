@@ -529,7 +529,7 @@ static int load_diff(struct input *in, struct ps_error *err)
 
 	if (!text)
 		return -1;
-	in->diff = ps_json_parse_strict(text, in->path, err);
+	in->diff = ps_json_parse_object(text, in->path, err);
 	free(text);
 	if (!in->diff)
 		return -1;

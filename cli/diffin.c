@@ -139,7 +139,7 @@ static int find_counters(const char *text, size_t from, size_t *brace, int *line
 	return count;
 }
 
-json_object *ps_json_parse_strict(const char *text, const char *file, struct ps_error *err)
+json_object *ps_json_parse_object(const char *text, const char *file, struct ps_error *err)
 {
 	struct json_tokener *tok = json_tokener_new_ex(JSON_MAX_DEPTH);
 	json_object *root;
@@ -167,6 +167,10 @@ json_object *ps_json_parse_strict(const char *text, const char *file, struct ps_
 	} else if (text[end + strspn(text + end, " \t\r\n")]) {
 		ps_err(err, "%s:%d: expected the end of the file after the JSON value, found '%.12s'", file,
 		       line_of(text, end), text + end);
+		json_object_put(root);
+		root = NULL;
+	} else if (!json_object_is_type(root, json_type_object)) {
+		ps_err(err, "%s:1: expected a JSON object", file);
 		json_object_put(root);
 		root = NULL;
 	}
@@ -199,13 +203,9 @@ int ps_diffin_parse_json_meta(const char *text, const char *file, struct ps_kv *
 	int n, nm, cline = 1, *lines = NULL, ret = -1;
 
 	memset(meta, 0, sizeof(*meta));
-	root = ps_json_parse_strict(text, file, err);
+	root = ps_json_parse_object(text, file, err);
 	if (!root)
 		return -1;
-	if (!json_object_is_type(root, json_type_object)) {
-		ps_err(err, "%s:1: expected a JSON object", file);
-		goto out;
-	}
 	if (!json_object_object_get_ex(root, "counters", &counters)) {
 		ps_err(err, "%s: JSON without a \"counters\" object: not the output of 'pagesim stat --format json'", file);
 		goto out;

@@ -25,12 +25,12 @@ enum ps_diffin_kind {
 struct json_object;
 
 /*
- * @text (the contents of @file) as one JSON value, parsed strictly (no
+ * @text (the contents of @file) as one JSON object, parsed strictly (no
  * comments, no single quotes, no trailing commas) with nothing after it;
- * NULL with @err naming the file and the line where it goes wrong.  The
- * caller puts the value.
+ * NULL with @err naming the file and the line where it goes wrong, or
+ * saying that the value is not an object.  The caller puts the object.
  */
-struct json_object *ps_json_parse_strict(const char *text, const char *file, struct ps_error *err);
+struct json_object *ps_json_parse_object(const char *text, const char *file, struct ps_error *err);
 
 /* "vmstat file", "run directory (after - before)", ... for messages and headers. */
 const char *ps_diffin_kind_name(enum ps_diffin_kind kind);

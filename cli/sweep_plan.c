@@ -538,14 +538,10 @@ int sweep_load(struct sweep *s, const char *dir, struct ps_error *err)
 	text = ps_read_file(path, NULL, err);
 	if (!text)
 		return -1;
-	root = ps_json_parse_strict(text, path, err);
+	root = ps_json_parse_object(text, path, err);
 	free(text);
 	if (!root)
 		return -1;
-	if (!json_object_is_type(root, json_type_object)) {
-		json_object_put(root);
-		return ps_err(err, "%s:1: expected a JSON object", path);
-	}
 	s->dir = xstrdup(dir);
 	v = member(root, "format", json_type_string);
 	if (!v || strcmp(json_object_get_string(v), "pagesim-sweep")) {

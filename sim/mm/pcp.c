@@ -16,7 +16,10 @@
  *  - The drain amount is batch (≤ 5.13) or batch << free_factor clamped to
  *    [batch, high - batch] (5.14+; free_factor stops at scale_max, as in
  *    6.7+ and the stable trees); from 5.19 a free of order 1..3 after a
- *    drain empties the lists (free_high).
+ *    drain empties the lists (free_high); from 6.7 only once they hold batch
+ *    pages (PCPF_FREE_HIGH_BATCH, which a CPU has when its share of the
+ *    last-level cache is over 3 * batch pages: no snapshot records cache
+ *    sizes, so every CPU is taken to have it).
  *  - The cached migratetype of a pcp page is its pageblock's type when it was
  *    freed, or the requested type when it came from a refill.
  */
@@ -156,10 +159,14 @@ int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int or
 		pcp->alloc_factor >>= 1;
 		/*
 		 * free_high: a high-order free following another one, with free_count
-		 * over batch (6.7-6.13) or batch + high_min / 2 (by 6.18)
+		 * over batch (6.7-6.13) or batch + high_min / 2 (by 6.18), and the lists
+		 * holding batch pages or more: PCPF_FREE_HIGH_BATCH, set for a CPU whose
+		 * data-cache slice is over 3 * batch pages (setup_pcp_cacheinfo), taken
+		 * as set
 		 */
 		free_high = order && order <= 3 && pcp->prev_free_high &&
-			    pcp->free_count >= pcp->batch + (prof->defrag_mode ? pcp->high_min / 2 : 0);
+			    pcp->free_count >= pcp->batch + (prof->defrag_mode ? pcp->high_min / 2 : 0) &&
+			    pcp->count >= pcp->batch;
 		pcp->prev_free_high = order && order <= 3;
 		if (pcp->free_count < (pcp->batch << scale_max(pcp)))
 			pcp->free_count += 1 << order;

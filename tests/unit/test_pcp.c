@@ -157,6 +157,20 @@ int main(void)
 	CHECK_EQ(ps_pcp_refill_blocks(&pcp, 0, 0), 30);	/* alloc_factor 1 from the refill before */
 	CHECK_EQ(pcp.high, 370 + 30);
 
+	/*
+	 * 6.7+ free_high with PCPF_FREE_HIGH_BATCH (taken as set): frees of order 1-3 in
+	 * a row drain the lists only once they hold batch pages, and then all of them
+	 */
+	ps_pcp_init(&pcp, 232, 15);
+	ps_pcp_set_adaptive(&pcp, 232, 2000);
+	pcp.free_count = 15;
+	for (int k = 1; k <= 3; k++) {
+		pcp.count = 4 * k;
+		CHECK_EQ(ps_pcp_drain_pages(&pcp, p68, 2, 0, 0), 0);	/* under batch: kept */
+	}
+	pcp.count = 16;
+	CHECK_EQ(ps_pcp_drain_pages(&pcp, p68, 2, 0, 0), 16);	/* four order-2 pages: all of them */
+
 	/* 6.7+ decay at each vmstat_update: an eighth a run, floored at count - batch << 5 and high_min */
 	{
 		int changed = 0;

@@ -420,8 +420,7 @@ static void set_range_mt(struct ps_zone *z, uint32_t idx, int order, int mt)
 		ps_set_pageblock_mt(z, b, mt);
 }
 
-/* boost_watermark (5.0+) after a fragmenting fallback: watermark.c's rule, counted when it applied. */
-static void boost_watermark(struct ps_zone *z)
+void ps_zone_boost_watermark(struct ps_zone *z)
 {
 	int boosted;
 
@@ -543,7 +542,7 @@ static int fallback_move(struct ps_zone *z, int order, int start)
 		z->claims++;
 		goto single;
 	}
-	boost_watermark(z);
+	ps_zone_boost_watermark(z);
 	if (!can)
 		goto single;
 	{
@@ -591,7 +590,7 @@ static uint32_t fallback_hygiene(struct ps_zone *z, int order, int start)
 		page = idx;
 		goto out;
 	}
-	boost_watermark(z);
+	ps_zone_boost_watermark(z);
 	if (!can || straddles_zone(z, idx))
 		goto single;
 	{
@@ -641,7 +640,7 @@ static uint32_t rmqueue_claim(struct ps_zone *z, int order, int start)
 			ps_zone_mark(z, idx, order, PG_ALLOC, start);
 			page = idx;
 		} else {
-			boost_watermark(z);
+			ps_zone_boost_watermark(z);
 			if (straddles_zone(z, idx))
 				continue;
 			count_block(z, idx, &free, &movable);

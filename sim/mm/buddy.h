@@ -197,6 +197,13 @@ int ps_zone_take_free_at(struct ps_zone *z, uint32_t idx, int order, uint32_t h,
  */
 int ps_zone_reshape_alloc(struct ps_zone *z, uint32_t idx, int order);
 
+/*
+ * boost_watermark (5.0+), which steal_suitable_fallback() calls for a
+ * fallback below pageblock order: watermark.c's rule, counted in
+ * z->boosts when it applied.
+ */
+void ps_zone_boost_watermark(struct ps_zone *z);
+
 /* Moves the free blocks of @idx's pageblock to @mt's lists; returns pages moved. */
 int ps_move_freepages_block(struct ps_zone *z, uint32_t idx, int mt, int *movable);
 

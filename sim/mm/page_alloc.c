@@ -45,6 +45,13 @@ int ps_zone_ok(const struct ps_mm *mm, const struct ps_zone *z, int order, int p
 				      z->wmark_min);
 }
 
+void ps_zone_walk_high(const struct ps_mm *mm, struct ps_zone *z, int order, int classzone, unsigned int flags)
+{
+	if (mm->kver >= PS_KVER(6, 7, 0) && !z->below_high &&
+	    !ps_zone_watermark_fast(mm->kver, z, order, z->wmark_high + z->watermark_boost, classzone, flags, 0, 0))
+		z->below_high = 1;
+}
+
 /*
  * High-order atomic reserves (4.4+): a slow-path high-order request with
  * ALLOC_HARDER (an atomic one, up to 6.2) or ALLOC_HIGHATOMIC (6.3+: one
@@ -249,14 +256,7 @@ struct ps_zone *ps_alloc_pages(struct ps_mm *mm, int cpu, int node, int thisnode
 					mm->dirty.skips++;
 					continue;
 				}
-				/*
-				 * ZONE_BELOW_HIGH (6.7+): every walk tests a zone not so marked
-				 * against WMARK_HIGH first; the pcp lists shrink while it is set
-				 */
-				if (mm->kver >= PS_KVER(6, 7, 0) && !z->below_high &&
-				    !ps_zone_watermark_fast(mm->kver, z, order, z->wmark_high + z->watermark_boost, high, flags,
-							    0, 0))
-					z->below_high = 1;
+				ps_zone_walk_high(mm, z, order, high, flags);
 				if (!ps_zone_ok(mm, z, order, pass, high, flags) &&
 				    !(pass == 0 && ps_node_reclaim(mm, z, cpu, order, high, gfp)))
 					continue;

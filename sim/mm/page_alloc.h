@@ -25,6 +25,14 @@ int ps_mm_gfp_zone(const struct ps_mm *mm, uint32_t gfp);
 int ps_zone_ok(const struct ps_mm *mm, const struct ps_zone *z, int order, int pass, int classzone, unsigned int flags);
 
 /*
+ * ZONE_BELOW_HIGH (6.7+): every walk tests a zone not so marked against
+ * WMARK_HIGH plus boost before its own mark (@order, @classzone, @flags as
+ * for ps_zone_ok) and marks it when that fails; the per-CPU lists shrink
+ * while it is set (ps_pcp_drain_pages).
+ */
+void ps_zone_walk_high(const struct ps_mm *mm, struct ps_zone *z, int order, int classzone, unsigned int flags);
+
+/*
  * __alloc_pages for a request of CPU @cpu preferring @node (@thisnode:
  * __GFP_THISNODE) for zones up to type @high: a block of @order for
  * migratetype @mt.  Returns its zone with *@idx set (the block is taken,

@@ -143,6 +143,13 @@ void ps_pcp_note_alloc(struct ps_pcp *pcp)
 	pcp->free_count >>= 1;
 }
 
+void ps_pcp_drained(struct ps_zone *z, long pending)
+{
+	if (z->below_high && ps_zone_watermark_ok(z->kver, z, 0, z->wmark_high + z->watermark_boost - pending,
+						  PS_ZONE_MOVABLE, 0))
+		z->below_high = 0;
+}
+
 int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int order, int reclaim_active,
 		       int below_high)
 {
@@ -449,10 +456,7 @@ void ps_pcp_free(struct ps_zone *z, struct ps_pcp *pcp, uint32_t idx, int order)
 
 		if (n > 0) {
 			ps_pcp_drain(z, pcp, n, pi);
-			/* free_unref_page_commit: above WMARK_HIGH again after the drain */
-			if (z->below_high && ps_zone_watermark_ok(z->kver, z, 0, z->wmark_high + z->watermark_boost,
-							       PS_ZONE_MOVABLE, 0))
-				z->below_high = 0;
+			ps_pcp_drained(z, 0);
 		}
 	}
 }

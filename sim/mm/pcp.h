@@ -68,6 +68,13 @@ int ps_pcp_refill_blocks(struct ps_pcp *pcp, int order, int below_high);
 int ps_pcp_drain_pages(struct ps_pcp *pcp, const struct ps_profile *prof, int order, int reclaim_active,
 		       int below_high);
 
+/*
+ * free_unref_page_commit after a drain: ZONE_BELOW_HIGH clears once the
+ * zone is over WMARK_HIGH plus boost again.  @pending: drained pages not
+ * yet in the buddy (follow mode's shadow drains ahead of the trace's).
+ */
+void ps_pcp_drained(struct ps_zone *z, long pending);
+
 /* An allocation was served from the lists (decays free_factor / free_count). */
 void ps_pcp_note_alloc(struct ps_pcp *pcp);
 

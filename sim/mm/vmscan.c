@@ -901,6 +901,13 @@ static void kswapd_run_start(struct ps_mm *mm, int node, uint64_t now)
 	k->raise = -1;		/* no pass yet */
 	k->done = 0;
 	set_reclaim_active(mm, node, k->zoneidx, 1);
+	ps_kswapd_boost_start(mm, node, k->zoneidx);
+}
+
+void ps_kswapd_boost_start(struct ps_mm *mm, int node, int classzone)
+{
+	struct ps_kswapd *k = &mm->node[node].kswapd;
+
 	/* nr_boost_reclaim: the boosts of the zones up to the class zone, kept per zone */
 	k->boost_left = 0;
 	for (int zi = 0; zi < mm->nr_zones; zi++) {
@@ -908,7 +915,7 @@ static void kswapd_run_start(struct ps_mm *mm, int node, uint64_t now)
 
 		if (z->node != node || z->type >= PS_ZONE_NR)
 			continue;
-		k->zboost[z->type] = z->type <= k->zoneidx ? z->watermark_boost : 0;
+		k->zboost[z->type] = z->type <= classzone ? z->watermark_boost : 0;
 		k->boost_left += (long)k->zboost[z->type];
 	}
 }
@@ -1075,8 +1082,7 @@ void ps_reclaim_block(struct ps_mm *mm, int node, struct ps_zone *z, uint32_t id
 	ps_free_pages(mm, z, idx, order, cpu, now, 0);
 }
 
-/* The boosts @n's kswapd run started with go (balance_pgdat's out: label). */
-static void end_boost(struct ps_mm *mm, int n)
+void ps_kswapd_boost_end(struct ps_mm *mm, int n)
 {
 	struct ps_kswapd *k = &mm->node[n].kswapd;
 
@@ -1191,7 +1197,7 @@ void ps_kswapd_run(struct ps_mm *mm, int n, uint64_t now)
 		/* done: the boosts it started with go, and kswapd takes its short sleep */
 		set_reclaim_active(mm, n, k->zoneidx, 0);
 		k->awake_ns += now - k->woken_at;
-		end_boost(mm, n);
+		ps_kswapd_boost_end(mm, n);
 		/*
 		 * kswapd.sleep_check: prepare_kswapd_sleep for the class zone asked
 		 * during the run; not balanced for it, balance_pgdat runs again at once

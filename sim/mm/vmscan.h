@@ -50,6 +50,15 @@ void ps_wakeup_kswapd(struct ps_mm *mm, int node, int classzone, int order, int 
 void ps_kswapd_run(struct ps_mm *mm, int node, uint64_t now);
 
 /*
+ * balance_pgdat's boosts: at a run's start it notes the boost of each of
+ * @node's zones up to @classzone; at its end (the out: label) it takes
+ * those back, whatever was boosted meanwhile.  Follow mode calls them at
+ * the recorded kswapd's runs.
+ */
+void ps_kswapd_boost_start(struct ps_mm *mm, int node, int classzone);
+void ps_kswapd_boost_end(struct ps_mm *mm, int n);
+
+/*
  * node_reclaim for a request of CPU @cpu on zone @z (vm.zone_reclaim_mode
  * & 1); returns whether the zone then passes its fast-path watermark.
  */

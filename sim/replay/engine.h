@@ -98,6 +98,9 @@ struct ps_replay {
 	/* follow: time of the recorded kswapdN's latest event, per node, once seen */
 	uint64_t kswapd_seen_ns[PS_MAX_NODES];
 	uint8_t kswapd_seen[PS_MAX_NODES];
+	/* follow, 6.7+: boosts tracked; a recorded kswapdN run holds those it started with (follow.c) */
+	int follow_boosts;
+	uint8_t boost_run[PS_MAX_NODES];
 	/*
 	 * Simulate mode's reclaim (reclaim.c): the traced block each model
 	 * page holds (owner: traced global index + 1, 0 none), the traced

@@ -7,10 +7,15 @@
  *
  * Simplifies: a block on a per-CPU list is a state, not a list position (the
  * trace says when pages enter and leave the lists); the shadow is per list,
- * seeded from the start's unknown pages.  See docs/replay.md.
+ * seeded from the start's unknown pages; a watermark boost ends when the
+ * recorded kswapd's run is taken to end (its next wake or sleep, or a quiet
+ * spell), balance_pgdat's own end leaving no event.  See docs/replay.md.
  */
 #include "sim/mm/page_alloc.h"
+#include "sim/mm/vmscan.h"
 #include "sim/mm/vmstat.h"
+#include "sim/mm/watermark.h"
+#include "sim/mm/zonelist.h"
 #include "sim/replay/engine.h"
 
 static void account_invisible(struct ps_replay *r, struct ps_zone *z, uint32_t h, int k, const struct ps_event *ev)
@@ -81,7 +86,7 @@ static void shadow_alloc(struct ps_replay *r, struct ps_zone *z, int cpu, int or
 		return;
 	}
 	if (*cnt <= 0) {
-		int n = ps_pcp_refill_blocks(pcp, order, 0);
+		int n = ps_pcp_refill_blocks(pcp, order, z->below_high);
 
 		pcp->refills++;
 		*cnt += n;
@@ -134,9 +139,11 @@ static void shadow_free(struct ps_replay *r, struct ps_zone *z, int cpu, int ord
 
 	(*shadow_list(r, z, cpu, order, mt))++;
 	pcp->count += 1 << order;
-	n = ps_pcp_drain_pages(pcp, r->o.profile, order, reclaim_active, 0);
-	if (n > 0)	/* most frees drain nothing */
+	n = ps_pcp_drain_pages(pcp, r->o.profile, order, reclaim_active, z->below_high);
+	if (n > 0) {	/* most frees drain nothing */
 		shadow_drain(r, z, cpu, n, ps_pcp_index(z, order, mt));
+		ps_pcp_drained(z, n);	/* the trace's drain events bring those pages to the buddy next */
+	}
 }
 
 /*
@@ -166,6 +173,65 @@ static int follow_reclaim_active(const struct ps_replay *r, int node, int kswapd
 {
 	return node == kswapd_node ||
 	       (r->kswapd_seen[node] && now >= r->kswapd_seen_ns[node] && now - r->kswapd_seen_ns[node] < FOLLOW_KSWAPD_GAP_NS);
+}
+
+/*
+ * Watermark boosts and ZONE_BELOW_HIGH in follow mode (6.7+, where the
+ * per-CPU lists read them; r->follow_boosts).  A fallback of the trace below
+ * pageblock order boosts its zone, as steal_suitable_fallback() does.  The
+ * recorded kswapdN's run takes back the boosts it started with when it ends
+ * (balance_pgdat), which leaves no event: the run starts at its
+ * mm_vmscan_kswapd_wake and ends at the node's next wake or sleep, or
+ * FOLLOW_KSWAPD_GAP_NS after kswapdN's latest event.  Without a trace of
+ * kswapd's runs no boost would end, and none is tracked.
+ */
+static void follow_kswapd_run(struct ps_replay *r, const struct ps_event *ev)
+{
+	int node = ev->x.ks.nid;
+
+	if (!r->follow_boosts || node < 0 || node >= PS_MAX_NODES)
+		return;
+	if (r->boost_run[node])
+		ps_kswapd_boost_end(&r->mm, node);
+	r->boost_run[node] = ev->type == PS_EV_KSWAPD_WAKE;
+	if (r->boost_run[node])
+		ps_kswapd_boost_start(&r->mm, node, ev->x.ks.zid >= 0 ? ev->x.ks.zid : PS_ZONE_NR - 1);
+}
+
+static void follow_kswapd_quiet(struct ps_replay *r, int node, uint64_t now)
+{
+	if (r->boost_run[node] && now >= r->kswapd_seen_ns[node] && now - r->kswapd_seen_ns[node] >= FOLLOW_KSWAPD_GAP_NS) {
+		ps_kswapd_boost_end(&r->mm, node);
+		r->boost_run[node] = 0;
+	}
+}
+
+/*
+ * The walk of @ev's allocation marks ZONE_BELOW_HIGH on each zone it tested
+ * (ps_zone_walk_high): those of its zonelist up to @z, the zone it took
+ * from (only @z when @z is not on that list).
+ */
+static void follow_walk_high(struct ps_replay *r, struct ps_zone *z, const struct ps_event *ev)
+{
+	const struct ps_zoneref *refs;
+	int high = ps_mm_gfp_zone(&r->mm, ev->gfp), node = ps_machine_cpu_node(r->m, ev->cpu);
+	int nr = node >= 0 ? ps_node_zonelist(r->mm.zl, node, ev->gfp, &refs) : 0;
+	int first = nr ? ps_zonelist_first(refs, nr, high) : -1, last = -1;
+	unsigned int flags = ps_gfp_to_alloc_flags(ev->gfp, ev->order, r->mm.kver, 0);
+
+	for (int i = first; i >= 0 && i < nr && last < 0; i++)
+		if (refs[i].type <= high && r->mm.node_zone[refs[i].node][refs[i].type] == z->index)
+			last = i;
+	if (last < 0) {
+		ps_zone_walk_high(&r->mm, z, ev->order, high, flags);
+		return;
+	}
+	for (int i = first; i <= last; i++) {
+		int zi = refs[i].type <= high ? r->mm.node_zone[refs[i].node][refs[i].type] : -1;
+
+		if (zi >= 0)
+			ps_zone_walk_high(&r->mm, &r->mm.zones[zi], ev->order, high, flags);
+	}
 }
 
 /*
@@ -284,6 +350,8 @@ static inline __attribute__((always_inline)) void follow_event(struct ps_replay 
 		/* it ends the CPU's section and may be kswapd's; the model holds no block by it */
 		follow_sections(r, ev, 0);
 		follow_kswapd(r, ev);
+		if (ev->type == PS_EV_KSWAPD_WAKE || ev->type == PS_EV_KSWAPD_SLEEP)
+			follow_kswapd_run(r, ev);
 		return;
 	}
 	z = zone_of(r, ev->pfn, &idx);
@@ -300,6 +368,14 @@ static inline __attribute__((always_inline)) void follow_event(struct ps_replay 
 	}
 	kind = ps_zone_block_of(z, idx, &h, &k);
 	ps_vmstat_touch(&r->mm, z->index, ev->cpu);
+	if (r->follow_boosts) {
+		follow_kswapd_quiet(r, z->node, ev->ts_ns);
+		if (ev->type == PS_EV_ALLOC)
+			follow_walk_high(r, z, ev);
+		else if (ev->type == PS_EV_EXTFRAG && ev->fallback_order < z->pageblock_order &&
+			 !(p->skip_highatomic_steal && ev->fallback_migratetype == PS_MT_HIGHATOMIC))
+			ps_zone_boost_watermark(z);
+	}
 	if (ps_pcp_allowed(p, ev->order, z->pageblock_order)) {
 		if (ev->type == PS_EV_ALLOC)
 			shadow_alloc(r, z, ev->cpu, ev->order, ev->migratetype, after == 1);

@@ -209,6 +209,8 @@ static void kswapd_speed(struct ps_replay *r)
 	r->trace_kswapd_rate = ps_kswapd_speed_rate(pages, busy_ns);
 	if (r->o.policy.kswapd_rate == PS_UNSET && r->trace_kswapd_rate > 0)
 		r->mm.t.kswapd_rate = r->trace_kswapd_rate;
+	/* follow mode tracks boosts where ZONE_BELOW_HIGH reads them and the trace shows kswapd's runs end them */
+	r->follow_boosts = r->o.mode == PS_REPLAY_FOLLOW && r->mm.kver >= PS_KVER(6, 7, 0) && (pages || busy_ns);
 }
 
 int ps_replay_start(struct ps_replay *r, char *err, int len)

@@ -6,11 +6,15 @@
  * it passes WMARK_HIGH plus its boost) and no zone up to the class zone is
  * boosted (pgdat_watermark_boosted); a boost above the class zone does not
  * count.  A node of two zones: DMA32 with plenty free, Normal short of its
- * high watermark and boosted.
+ * high watermark and boosted.  Then balance_pgdat's boosts (the run takes
+ * back those of the zones up to its class zone that it started with, not
+ * those made meanwhile) and ZONE_BELOW_HIGH's end after a drain, with the
+ * pages a follow-mode drain has not yet put back.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "lib/kver.h"
+#include "sim/mm/pcp.h"
 #include "sim/mm/vmscan.h"
 #include "check.h"
 
@@ -87,6 +91,33 @@ int main(void)
 	ps_wakeup_kswapd(&mm, 0, PS_ZONE_NORMAL, 0, 0, 4000);
 	CHECK_EQ(k->awake, 1);
 	CHECK_EQ(k->wakeups, 1);
+
+	/* a run for class zone DMA32 takes back DMA32's boost only */
+	zones[0].watermark_boost = 100;
+	zones[1].watermark_boost = 512;
+	ps_kswapd_boost_start(&mm, 0, PS_ZONE_DMA32);
+	zones[0].watermark_boost += 512;	/* a fallback during the run */
+	ps_kswapd_boost_end(&mm, 0);
+	CHECK_EQ(zones[0].watermark_boost, 512);
+	CHECK_EQ(zones[1].watermark_boost, 512);
+	/* a run for Normal takes back both as they were at its start */
+	ps_kswapd_boost_start(&mm, 0, PS_ZONE_NORMAL);
+	zones[1].watermark_boost += 512;
+	ps_kswapd_boost_end(&mm, 0);
+	CHECK_EQ(zones[0].watermark_boost, 0);
+	CHECK_EQ(zones[1].watermark_boost, 512);
+	/* a second end without a start changes nothing */
+	ps_kswapd_boost_end(&mm, 0);
+	CHECK_EQ(zones[1].watermark_boost, 512);
+
+	/* ZONE_BELOW_HIGH stays until a drain leaves the zone over high plus boost */
+	zones[1].kver = mm.kver;
+	zones[1].below_high = 1;
+	zones[1].nr_free_pages = 150 + 512 - 20;
+	ps_pcp_drained(&zones[1], 0);
+	CHECK_EQ(zones[1].below_high, 1);
+	ps_pcp_drained(&zones[1], 30);		/* 30 drained pages not yet in the buddy */
+	CHECK_EQ(zones[1].below_high, 0);
 
 	ps_zone_destroy(&zones[0]);
 	ps_zone_destroy(&zones[1]);

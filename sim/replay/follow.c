@@ -194,8 +194,13 @@ static void follow_kswapd_run(struct ps_replay *r, const struct ps_event *ev)
 	if (r->boost_run[node])
 		ps_kswapd_boost_end(&r->mm, node);
 	r->boost_run[node] = ev->type == PS_EV_KSWAPD_WAKE;
-	if (r->boost_run[node])
-		ps_kswapd_boost_start(&r->mm, node, ev->x.ks.zid >= 0 ? ev->x.ks.zid : PS_ZONE_NR - 1);
+	if (!r->boost_run[node])
+		return;
+	/* kswapdN's own event, whether or not the trace names its task */
+	r->kswapd_seen_ns[node] = ev->ts_ns;
+	r->kswapd_seen[node] = 1;
+	/* zid is the kernel's zone index: pagesim's type order up to Normal (no HIGHMEM on 64-bit) */
+	ps_kswapd_boost_start(&r->mm, node, ev->x.ks.zid >= 0 && ev->x.ks.zid < PS_ZONE_NR ? ev->x.ks.zid : PS_ZONE_NR - 1);
 }
 
 static void follow_kswapd_quiet(struct ps_replay *r, int node, uint64_t now)

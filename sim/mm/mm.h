@@ -273,6 +273,15 @@ static inline struct ps_pcp *ps_mm_pcp(struct ps_mm *mm, const struct ps_zone *z
 	return &mm->pcps[(size_t)z->index * mm->nr_cpus + ps_mm_cpu(mm, cpu)];
 }
 
+/*
+ * The zone (index, -1 none) of zonelist entry (@node, @type) for a walk of
+ * zones up to type @high: none past @high or where the node has no such zone.
+ */
+static inline int ps_mm_zoneref_zone(const struct ps_mm *mm, int node, int type, int high)
+{
+	return type <= high ? mm->node_zone[node][type] : -1;
+}
+
 /* Model zone and index within it of model global page index @gi. */
 static inline struct ps_zone *ps_mm_zone_of_global(struct ps_mm *mm, uint64_t gi, uint32_t *idx)
 {

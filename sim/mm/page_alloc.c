@@ -89,7 +89,7 @@ static void reserve_highatomic(struct ps_mm *mm, struct ps_zone *z, uint32_t idx
 static void unreserve_highatomic(struct ps_mm *mm, const struct ps_zoneref *refs, int nr, int high, int mt)
 {
 	for (int i = 0; i < nr; i++) {
-		int zi = refs[i].type <= high ? mm->node_zone[refs[i].node][refs[i].type] : -1;
+		int zi = ps_mm_zoneref_zone(mm, refs[i].node, refs[i].type, high);
 		struct ps_zone *z;
 		long pbn;
 
@@ -166,7 +166,7 @@ static void wake_all_kswapds(struct ps_mm *mm, const struct ps_zoneref *refs, in
 	int last = -1;
 
 	for (int i = 0; i < nr; i++) {
-		int zi = refs[i].type <= high ? mm->node_zone[refs[i].node][refs[i].type] : -1;
+		int zi = ps_mm_zoneref_zone(mm, refs[i].node, refs[i].type, high);
 
 		if (zi < 0 || !mm->zones[zi].managed || refs[i].node == last)
 			continue;
@@ -237,7 +237,7 @@ struct ps_zone *ps_alloc_pages(struct ps_mm *mm, int cpu, int node, int thisnode
 			int skipped = 0;
 
 			for (int i = 0; i < nr; i++) {
-				int zi = refs[i].type <= high ? mm->node_zone[refs[i].node][refs[i].type] : -1;
+				int zi = ps_mm_zoneref_zone(mm, refs[i].node, refs[i].type, high);
 				struct ps_zone *z;
 				uint64_t boosts;
 

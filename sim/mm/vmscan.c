@@ -1325,7 +1325,7 @@ long ps_try_to_free_pages(struct ps_mm *mm, const struct ps_zoneref *refs, int n
 		int last = -1;
 
 		for (int i = 0; i < nr && sc.nr_reclaimed < sc.nr_to_reclaim; i++) {
-			int zi = refs[i].type <= high ? mm->node_zone[refs[i].node][refs[i].type] : -1;
+			int zi = ps_mm_zoneref_zone(mm, refs[i].node, refs[i].type, high);
 
 			if (zi < 0 || !mm->zones[zi].managed || refs[i].node == last)
 				continue;

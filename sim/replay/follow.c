@@ -225,14 +225,14 @@ static void follow_walk_high(struct ps_replay *r, struct ps_zone *z, const struc
 	unsigned int flags = ps_gfp_to_alloc_flags(ev->gfp, ev->order, r->mm.kver, 0);
 
 	for (int i = first; i >= 0 && i < nr && last < 0; i++)
-		if (refs[i].type <= high && r->mm.node_zone[refs[i].node][refs[i].type] == z->index)
+		if (ps_mm_zoneref_zone(&r->mm, refs[i].node, refs[i].type, high) == z->index)
 			last = i;
 	if (last < 0) {
 		ps_zone_walk_high(&r->mm, z, ev->order, high, flags);
 		return;
 	}
 	for (int i = first; i <= last; i++) {
-		int zi = refs[i].type <= high ? r->mm.node_zone[refs[i].node][refs[i].type] : -1;
+		int zi = ps_mm_zoneref_zone(&r->mm, refs[i].node, refs[i].type, high);
 
 		if (zi >= 0)
 			ps_zone_walk_high(&r->mm, &r->mm.zones[zi], ev->order, high, flags);

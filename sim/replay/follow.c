@@ -157,6 +157,19 @@ static void shadow_free(struct ps_replay *r, struct ps_zone *z, int cpu, int ord
  */
 #define FOLLOW_KSWAPD_GAP_NS 5000000ull
 
+/* kswapdN ran at @now (an event of its own). */
+static void kswapd_note(struct ps_replay *r, int node, uint64_t now)
+{
+	r->kswapd_seen_ns[node] = now;
+	r->kswapd_seen[node] = 1;
+}
+
+/* ns from kswapdN's latest event to @now; -1 before its first, or for an earlier @now. */
+static int64_t kswapd_age(const struct ps_replay *r, int node, uint64_t now)
+{
+	return r->kswapd_seen[node] && now >= r->kswapd_seen_ns[node] ? (int64_t)(now - r->kswapd_seen_ns[node]) : -1;
+}
+
 /* The node whose kswapd @ev is, or -1; notes the time. */
 static int follow_kswapd(struct ps_replay *r, const struct ps_event *ev)
 {
@@ -164,15 +177,18 @@ static int follow_kswapd(struct ps_replay *r, const struct ps_event *ev)
 
 	if (ev->task != PS_TASK_KSWAPD || node < 0 || node >= PS_MAX_NODES)
 		return -1;
-	r->kswapd_seen_ns[node] = ev->ts_ns;
-	r->kswapd_seen[node] = 1;
+	kswapd_note(r, node, ev->ts_ns);
 	return node;
 }
 
 static int follow_reclaim_active(const struct ps_replay *r, int node, int kswapd_node, uint64_t now)
 {
-	return node == kswapd_node ||
-	       (r->kswapd_seen[node] && now >= r->kswapd_seen_ns[node] && now - r->kswapd_seen_ns[node] < FOLLOW_KSWAPD_GAP_NS);
+	int64_t age;
+
+	if (node == kswapd_node)
+		return 1;
+	age = kswapd_age(r, node, now);
+	return age >= 0 && age < (int64_t)FOLLOW_KSWAPD_GAP_NS;
 }
 
 /*
@@ -196,16 +212,15 @@ static void follow_kswapd_run(struct ps_replay *r, const struct ps_event *ev)
 	r->boost_run[node] = ev->type == PS_EV_KSWAPD_WAKE;
 	if (!r->boost_run[node])
 		return;
-	/* kswapdN's own event, whether or not the trace names its task */
-	r->kswapd_seen_ns[node] = ev->ts_ns;
-	r->kswapd_seen[node] = 1;
+	kswapd_note(r, node, ev->ts_ns);	/* its own event, whether or not the trace names its task */
 	/* zid is the kernel's zone index: pagesim's type order up to Normal (no HIGHMEM on 64-bit) */
 	ps_kswapd_boost_start(&r->mm, node, ev->x.ks.zid >= 0 && ev->x.ks.zid < PS_ZONE_NR ? ev->x.ks.zid : PS_ZONE_NR - 1);
 }
 
 static void follow_kswapd_quiet(struct ps_replay *r, int node, uint64_t now)
 {
-	if (r->boost_run[node] && now >= r->kswapd_seen_ns[node] && now - r->kswapd_seen_ns[node] >= FOLLOW_KSWAPD_GAP_NS) {
+	/* a run is open only after its wake, which noted kswapdN */
+	if (r->boost_run[node] && kswapd_age(r, node, now) >= (int64_t)FOLLOW_KSWAPD_GAP_NS) {
 		ps_kswapd_boost_end(&r->mm, node);
 		r->boost_run[node] = 0;
 	}

@@ -24,7 +24,9 @@ Not in the default set: sensitivity (simulate-mode numa_miss across kswapd's rec
 wsf-sweep (numa_miss from both wsf recordings across vm.watermark_scale_factor 10..200), repeats
 (simulate mode on testdata/numa2-repeats, the workload recorded again at several wsf values, and
 the wsf 10 <-> 200 prediction against the kernel's means), wake-latency (numa_miss across
-kswapd.wake_latency_us on the 2-node runs and the repeats), lock (docs/lock-model.md's tables:
+kswapd.wake_latency_us on the 2-node runs and the repeats), reclaim-modes (per 2-node setup of
+testdata/reclaim, the runs, single replays and ensemble members whose numa_miss falls under two
+thirds of the kernel's median), lock (docs/lock-model.md's tables:
 lockstat's sections and cache-line transfers per layout, simulate mode across pcp.batch).  --markdown
 puts a heading and the command before each section's tables.  --set KEY=VALUE gives every replay
 that --set (a model switch such as pcp.snapshot_lists=1: the tables as they would be with it on).
@@ -130,6 +132,7 @@ TITLES = {
     "reclaim-follow": "Reclaim runs: follow mode",
     "reclaim": "Reclaim runs: simulate mode under the recorded policy",
     "reclaim-groups": "Reclaim runs: means and spread over the repeats",
+    "reclaim-modes": "Reclaim runs: two outcomes of one setup",
     "reclaim-zones": "Reclaim runs: where reclaim takes its pages",
     "reclaim-predict": "Reclaim runs: predicting a policy change",
     "reclaim-drift": "Reclaim runs: what the model leaves out by default",
@@ -637,6 +640,46 @@ if want("reclaim-groups"):
         rs = [r for r in runs if r[2] == kern]
         inside = sum(abs(rc_kernel(r[1])["numa_miss"] - ens[r[0]]["numa_miss"][0]) <= 2 * ens[r[0]]["numa_miss"][1] for r in rs)
         print(f"{kern}: the kernel's numa_miss within two standard deviations of the ensemble's mean on {inside} of {len(rs)} runs\n")
+
+if want("reclaim-modes"):
+    # a setup's runs fall into two outcomes: a run whose numa_miss is under two thirds of the median
+    # of the kernel's runs of that setup is in the low mode (node 0's kswapd woke early in the
+    # allocation burst and kept the node's pages local). Per setup: how many of the kernel's runs,
+    # of the model's single replays, and of the ensemble members (--perturb 1..8 of every run) are in
+    # it, as the model is and with pcp.snapshot_lists=1; and the kernel's mean pgsteal_kswapd of
+    # the runs in the low mode against the others'
+    runs = [r for r in reclaim_runs() if r[3] == 2 and r[4] == "mixed"]
+    order, by = setups(runs)
+    variants = (("model", ()), ("pcp.snapshot_lists=1", ("--set", "pcp.snapshot_lists=1")))
+    members = [(*extra, "--perturb", str(k)) for _, extra in variants for k in range(1, 9)]
+    replayed_all([("--mode", "simulate", *extra, r[1]) for _, extra in variants for r in runs] +
+                 [("--mode", "simulate", *m, r[1]) for m in members for r in runs])
+    def median(xs):
+        xs = sorted(xs)
+        return (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2
+    print("| kernel | setup | kernel runs in the low mode | their pgsteal_kswapd, the others' | " +
+          " | ".join(f"{v[0]}: single replays | ensemble members" for v in variants) + " |")
+    print("|---|---|---|---|" + "---|" * (2 * len(variants)))
+    for kern in KERNELS:
+        for key in order:
+            rs = by[key].get(kern, [])
+            if len(rs) < 3:
+                continue
+            k = [rc_kernel(r[1]) for r in rs]
+            cut = 2 / 3 * median([x["numa_miss"] for x in k])
+            low = [x for x in k if x["numa_miss"] < cut]
+            high = [x for x in k if x["numa_miss"] >= cut]
+            steal = (f"{mean([x['pgsteal_kswapd'] for x in low]):.0f}" if low else "–") + \
+                f", {mean([x['pgsteal_kswapd'] for x in high]):.0f}"
+            cells = []
+            for _, extra in variants:
+                one = sum(replayed("--mode", "simulate", *extra, r[1])["numa_miss"] < cut for r in rs)
+                ens = sum(replayed("--mode", "simulate", *extra, "--perturb", str(j), r[1])["numa_miss"] < cut
+                          for j in range(1, 9) for r in rs)
+                cells += [f"{one} of {len(rs)}", f"{ens} of {8 * len(rs)} ({100 * ens / (8 * len(rs)):.0f}%)"]
+            print(f"| {kern} | {setup_label(*key)} | {len(low)} of {len(rs)} ({100 * len(low) / len(rs):.0f}%) | {steal} | " +
+                  " | ".join(cells) + " |")
+    print()
 
 if want("reclaim-zones"):
     # the pages each zone gave to reclaim: the kernel's (its reclaimers' page-cache deletions,

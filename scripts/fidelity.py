@@ -32,7 +32,7 @@ puts a heading and the command before each section's tables.  --set KEY=VALUE gi
 that --set (a model switch such as pcp.snapshot_lists=1: the tables as they would be with it on).
 Every number comes from running pagesim.
 """
-import argparse, concurrent.futures, glob, os, re, subprocess, sys
+import argparse, concurrent.futures, glob, os, re, statistics, subprocess, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 ap = argparse.ArgumentParser()
@@ -654,9 +654,6 @@ if want("reclaim-modes"):
     members = [(*extra, "--perturb", str(k)) for _, extra in variants for k in range(1, 9)]
     replayed_all([("--mode", "simulate", *extra, r[1]) for _, extra in variants for r in runs] +
                  [("--mode", "simulate", *m, r[1]) for m in members for r in runs])
-    def median(xs):
-        xs = sorted(xs)
-        return (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2
     print("| kernel | setup | kernel runs in the low mode | their pgsteal_kswapd, the others' | " +
           " | ".join(f"{v[0]}: single replays | ensemble members" for v in variants) + " |")
     print("|---|---|---|---|" + "---|" * (2 * len(variants)))
@@ -666,7 +663,7 @@ if want("reclaim-modes"):
             if len(rs) < 3:
                 continue
             k = [rc_kernel(r[1]) for r in rs]
-            cut = 2 / 3 * median([x["numa_miss"] for x in k])
+            cut = 2 / 3 * statistics.median([x["numa_miss"] for x in k])
             low = [x for x in k if x["numa_miss"] < cut]
             high = [x for x in k if x["numa_miss"] >= cut]
             steal = (f"{mean([x['pgsteal_kswapd'] for x in low]):.0f}" if low else "–") + \

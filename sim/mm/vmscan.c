@@ -20,8 +20,10 @@
  *    reclaimed as if swapped out at once.  Slab is not shrunk.
  *  - kswapd reclaims at one speed, kswapd.reclaim_pages_per_ms (the replay
  *    sets the recorded kswapd's when the trace shows it); direct and node
- *    reclaim happen at the time of the request.  get_scan_count's
- *    proportions are the lists' sizes shifted by the priority.
+ *    reclaim happen at the time of the request and take none of the
+ *    CPU's time (its next request may reclaim again at once).
+ *    get_scan_count's proportions are the lists' sizes shifted by the
+ *    priority.
  *  - Zone-based kswapd (<= 4.7) does not tell unreclaimable zones apart.
  *  - kswapd_try_to_sleep: a finished run always takes the HZ/10 nap, and at
  *    its end a boost still set on a zone up to the class zone keeps kswapd

@@ -165,6 +165,7 @@ static const struct pkey {
 	POL("pcp.high", pcp_high),
 	POL("pcp.batch_scale_max", pcp_batch_scale_max),
 	POL("kswapd.reclaim_pages_per_ms", kswapd_rate),
+	POL("node_reclaim.reclaim_pages_per_ms", node_reclaim_rate),
 	POL("kswapd.wake_latency_us", kswapd_wake_latency_us),
 	POL("watermark.legacy", wmark_legacy),
 	POL("vmstat.drift", vmstat_drift),

@@ -39,6 +39,7 @@ static const struct key keys[] = {
 	{ "pcp.high", OFF(pcp_high), 0, 1 << 24 },
 	{ "pcp.batch_scale_max", OFF(pcp_batch_scale_max), 0, 24 },
 	{ "kswapd.reclaim_pages_per_ms", OFF(kswapd_rate), 1, PS_KSWAPD_RATE_MAX },
+	{ "node_reclaim.reclaim_pages_per_ms", OFF(node_reclaim_rate), 1, PS_KSWAPD_RATE_MAX },
 	{ "kswapd.wake_latency_us", OFF(kswapd_wake_latency_us), 0, 1000000 },
 	{ "watermark.legacy", OFF(wmark_legacy), 0, 1 },
 	{ "vmstat.drift", OFF(vmstat_drift), 0, 1 },
@@ -102,7 +103,7 @@ int ps_policy_set(struct ps_policy *p, const char *key, const char *value, const
 	if (!strcmp(key, "kswapd.takeover") || !strcmp(key, "kswapd.ahead"))
 		return ps_err(err, "%s: '%s' is no longer a key: the model's reclaim takes its pages from its own "
 			      "LRU lists, the recorded reclaim is not handed over", where, key);
-	return ps_err(err, "%s: unknown key '%s' (known: kernel, vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode, vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat, vm.dirty_ratio, vm.dirty_bytes, vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs, vm.min_unmapped_ratio, vm.min_slab_ratio, pcp.batch, pcp.high, pcp.batch_scale_max, kswapd.reclaim_pages_per_ms, kswapd.wake_latency_us, watermark.legacy, vmstat.drift, kswapd.sleep_check, kswapd.nap_boost_check, pcp.snapshot_lists)",
+	return ps_err(err, "%s: unknown key '%s' (known: kernel, vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode, vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat, vm.dirty_ratio, vm.dirty_bytes, vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs, vm.min_unmapped_ratio, vm.min_slab_ratio, pcp.batch, pcp.high, pcp.batch_scale_max, kswapd.reclaim_pages_per_ms, node_reclaim.reclaim_pages_per_ms, kswapd.wake_latency_us, watermark.legacy, vmstat.drift, kswapd.sleep_check, kswapd.nap_boost_check, pcp.snapshot_lists)",
 		      where, key);
 }
 

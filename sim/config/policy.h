@@ -15,7 +15,9 @@
  * pcp.batch_scale_max (CONFIG_PCP_BATCH_SCALE_MAX, default 5: the cap on
  * free_factor that 6.7 brought and the stable trees took, 6.1.y in August
  * 2024; mainline 5.14-6.6 releases had none, which 24 stands for),
- * kswapd.reclaim_pages_per_ms (the model's kswapd speed), watermark.legacy (1:
+ * kswapd.reclaim_pages_per_ms (the model's kswapd speed),
+ * node_reclaim.reclaim_pages_per_ms (how long a node reclaim holds its node),
+ * watermark.legacy (1:
  * the pre-4.6 rule low = min + min/4, high = min + min/2, whatever the kernel),
  * vmstat.drift (1: the fast path's watermark checks read NR_FREE_PAGES as
  * zone_page_state() holds it, without the CPUs' unfolded vm_stat_diff),
@@ -45,6 +47,13 @@
  * (numa2-wsf200) pages per ms; 100 is their middle.
  */
 #define PS_KSWAPD_RATE_DEFAULT 100
+/*
+ * Node reclaim's speed (how long a call holds its node) when no policy
+ * sets it and the trace shows no node reclaim that reclaimed pages: the
+ * median calls of the nine 6.1 zone-reclaim runs in testdata/reclaim take
+ * 124 to 179 pages per ms; 150 is their middle.
+ */
+#define PS_NODE_RECLAIM_RATE_DEFAULT 150
 #define PS_KSWAPD_RATE_MAX (1L << 24)	/* kswapd.reclaim_pages_per_ms's range: 1 to this */
 
 struct ps_policy {
@@ -63,6 +72,7 @@ struct ps_policy {
 	long min_slab_ratio;			/* node reclaim's floor of reclaimable slab */
 	long pcp_batch, pcp_high, pcp_batch_scale_max;
 	long kswapd_rate;			/* pages per ms */
+	long node_reclaim_rate;			/* pages per ms: PGDAT_RECLAIM_LOCKED's length */
 	long kswapd_wake_latency_us;		/* from a wake to the run: wakes in between merge */
 	long wmark_legacy;			/* 1: the pre-4.6 watermark rule whatever the kernel */
 	long vmstat_drift;			/* 1: NR_FREE_PAGES read as zone_page_state() holds it */

@@ -62,6 +62,7 @@ struct ps_mm_tunables {
 	long recorded_high_fraction;	/* the recording's (0: the default rule) */
 	long pcp_batch_scale_max;	/* < 0: CONFIG_PCP_BATCH_SCALE_MAX's default */
 	long kswapd_rate;		/* the model kswapd's speed, pages per ms */
+	long node_reclaim_rate;		/* node reclaim's: how long it holds the node, pages per ms */
 	long kswapd_wake_latency_us;	/* from a wake to its run: wakes in between merge */
 	long kswapd_wake_jitter_us;	/* an ensemble's: up to this much more, drawn per wake */
 	int vmstat_drift;		/* NR_FREE_PAGES as zone_page_state() holds it (vmstat.c) */

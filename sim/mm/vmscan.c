@@ -21,7 +21,11 @@
  *  - kswapd reclaims at one speed, kswapd.reclaim_pages_per_ms (the replay
  *    sets the recorded kswapd's when the trace shows it); direct and node
  *    reclaim happen at the time of the request and take none of the
- *    CPU's time (its next request may reclaim again at once).
+ *    CPU's time.  A node reclaim holds its node for the pages it took at
+ *    node_reclaim.reclaim_pages_per_ms (the recorded calls' speed when the
+ *    trace shows them), and the holder's own requests meanwhile, which the
+ *    kernel's CPU would make only after the call, go to the node's next
+ *    zone when it passes.
  *    get_scan_count's proportions are the lists' sizes shifted by the
  *    priority.
  *  - Zone-based kswapd (<= 4.7) does not tell unreclaimable zones apart.
@@ -1253,13 +1257,28 @@ static long node_pagecache_reclaimable(const struct ps_mm *mm, int node)
  * gfp_zone(); one that reclaims less counts as zone_reclaim_failed.  The
  * reclaimed pages go to the reclaiming CPU's lists, so the zone's free count
  * does not see them at once.  The node stays held for the pages reclaimed
- * at the model's reclaim speed.  Returns whether the zone now passes.
+ * at node reclaim's speed (t.node_reclaim_rate).  Returns whether the zone
+ * now passes.
  */
+static int lower_zone_passes(const struct ps_mm *mm, const struct ps_zone *z, int order, int classzone, uint32_t gfp)
+{
+	unsigned int flags = ps_gfp_to_alloc_flags(gfp, order, mm->kver, 0);
+
+	for (int t = z->type - 1; t >= 0; t--) {
+		int zi = ps_mm_zoneref_zone(mm, z->node, t, classzone);
+
+		if (zi >= 0 && mm->zones[zi].managed && ps_zone_ok(mm, &mm->zones[zi], order, 0, classzone, flags))
+			return 1;
+	}
+	return 0;
+}
+
 int ps_node_reclaim(struct ps_mm *mm, struct ps_zone *z, int cpu, int order, int classzone, uint32_t gfp)
 {
 	struct ps_scan_control sc;
 	int node = z->node;
 	struct ps_pgdat *pgdat = &mm->node[node];
+	uint64_t rate = (uint64_t)(mm->t.node_reclaim_rate > 0 ? mm->t.node_reclaim_rate : mm->t.kswapd_rate);
 
 	if (!(mm->t.zone_reclaim_mode & 1))
 		return 0;
@@ -1272,9 +1291,19 @@ int ps_node_reclaim(struct ps_mm *mm, struct ps_zone *z, int cpu, int order, int
 		return 0;	/* the allocation may not block: NODE_RECLAIM_NOSCAN */
 	if (node != ps_machine_cpu_node(mm->m, cpu))
 		return 0;
-	if (pgdat->reclaim_locked && pgdat->reclaim_cpu != cpu) {
-		mm->node_reclaim_locked++;	/* PGDAT_RECLAIM_LOCKED: NODE_RECLAIM_NOSCAN */
-		return 0;
+	if (pgdat->reclaim_locked) {
+		if (pgdat->reclaim_cpu != cpu) {
+			mm->node_reclaim_locked++;	/* PGDAT_RECLAIM_LOCKED: NODE_RECLAIM_NOSCAN */
+			return 0;
+		}
+		/*
+		 * The holder's own request: its CPU is still in the reclaim
+		 * and asks only once it is over, when the walk goes on to the
+		 * node's next zone if this one still fails.  Served there
+		 * when that zone passes now; else it reclaims again.
+		 */
+		if (lower_zone_passes(mm, z, order, classzone, gfp))
+			return 0;
 	}
 	memset(&sc, 0, sizeof(sc));
 	sc.nr_to_reclaim = 1L << order;
@@ -1296,7 +1325,7 @@ int ps_node_reclaim(struct ps_mm *mm, struct ps_zone *z, int cpu, int order, int
 	pgdat->reclaim_cpu = cpu;
 	mm->ops.arm(mm->ops.ctx, PS_MM_TIMER_RECLAIM_LOCK, node,
 		    mm->now_ns + (uint64_t)(sc.nr_reclaimed > sc.nr_to_reclaim ? sc.nr_reclaimed : sc.nr_to_reclaim) *
-					 1000000ull / (uint64_t)mm->t.kswapd_rate);
+					 1000000ull / rate);
 	return ps_zone_ok(mm, z, order, 0, classzone, ps_gfp_to_alloc_flags(gfp, order, mm->kver, 0));
 }
 

@@ -138,6 +138,8 @@ struct ps_replay {
 	uint32_t nr_pcp_start, pcp_start_cap;
 	int trace_has_comm;		/* a free named its task (simulate mode reads tasks) */
 	struct ps_kswapd_speed kswapd_speed;	/* pass 1: the recorded kswapd's reclaim speed */
+	struct ps_node_reclaim_speed node_reclaim_speed;	/* pass 1: the recorded node reclaims' speed */
+	long trace_node_reclaim_rate;	/* their pages per ms, 0 none (ps_replay_start) */
 	long trace_kswapd_rate;		/* its pages per ms, 0 none (ps_replay_start) */
 	uint64_t reclaimed_then_freed, kernel_reclaim_absorbed, refaults, stand_ins_reclaimed;
 	uint64_t trace_reclaimed_zone[PS_MAX_ZONES];	/* the kernel's reclaim's page-cache deletions per traced zone */

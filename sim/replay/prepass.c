@@ -114,6 +114,7 @@ static inline void prepass_one(struct ps_replay *r, const struct ps_event *ev, c
 		if (agg) {
 			r->lru_events |= ev->type == PS_EV_PC_ADD || ev->type == PS_EV_LRU_ADD;
 			ps_kswapd_speed_event(&r->kswapd_speed, ev);
+			ps_node_reclaim_speed_event(&r->node_reclaim_speed, ev);
 		}
 		if (r->o.mode == PS_REPLAY_SIMULATE)
 			prepass_reclaim_event(r, ev);
@@ -281,6 +282,7 @@ int ps_replay_prepass_copy(struct ps_replay *dst, const struct ps_replay *src)
 	dst->lru_events = src->lru_events;
 	dst->trace_has_comm = src->trace_has_comm;
 	dst->kswapd_speed = src->kswapd_speed;
+	dst->node_reclaim_speed = src->node_reclaim_speed;
 	return 0;
 }
 
@@ -344,6 +346,10 @@ int ps_replay_prepass_summary(struct ps_replay *r, const void *blob, size_t len,
 	memset(&r->kswapd_speed, 0, sizeof(r->kswapd_speed));
 	r->kswapd_speed.pages = ps_le_get64(b + 48);
 	r->kswapd_speed.busy_ns = ps_le_get64(b + 56);
+	memset(&r->node_reclaim_speed, 0, sizeof(r->node_reclaim_speed));
+	r->node_reclaim_speed.calls = ps_le_get64(b + 64);
+	for (int i = 0; i < PS_NODE_RECLAIM_BINS; i++)
+		r->node_reclaim_speed.ns_per_page[i] = ps_le_get32(b + 72 + 4 * i);
 	for (uint32_t i = 0; !r->cross && i < nz; i++)
 		r->net_pages[i] = (int64_t)ps_le_get64(b + PS_PASS1_HDR + (size_t)i * PS_PASS1_ZONE + 24);
 	/* the sums that turn on a task's name: pass 1 names tasks only when its reader did */

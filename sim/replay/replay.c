@@ -198,8 +198,10 @@ static int isolated_pool(struct ps_replay *r, char *err, int len)
 
 /*
  * The model kswapd's speed: kswapd.reclaim_pages_per_ms when given, else
- * the recorded kswapd's (pass 1), else the default.  The speed is the
- * machine's, so a replay under another policy keeps it.
+ * the recorded kswapd's (pass 1), else the default.  Node reclaim's:
+ * node_reclaim.reclaim_pages_per_ms when given, else the recorded calls'
+ * (pass 1), else the default.  The speeds are the machine's, so a replay
+ * under another policy keeps them.
  */
 static void kswapd_speed(struct ps_replay *r)
 {
@@ -209,6 +211,9 @@ static void kswapd_speed(struct ps_replay *r)
 	r->trace_kswapd_rate = ps_kswapd_speed_rate(pages, busy_ns);
 	if (r->o.policy.kswapd_rate == PS_UNSET && r->trace_kswapd_rate > 0)
 		r->mm.t.kswapd_rate = r->trace_kswapd_rate;
+	r->trace_node_reclaim_rate = ps_node_reclaim_speed_rate(&r->node_reclaim_speed);
+	if (r->o.policy.node_reclaim_rate == PS_UNSET)
+		r->mm.t.node_reclaim_rate = r->trace_node_reclaim_rate > 0 ? r->trace_node_reclaim_rate : PS_NODE_RECLAIM_RATE_DEFAULT;
 	/* follow mode tracks boosts where ZONE_BELOW_HIGH reads them and the trace shows kswapd's runs end them */
 	r->follow_boosts = r->o.mode == PS_REPLAY_FOLLOW && r->mm.kver >= PS_KVER(6, 7, 0) && (pages || busy_ns);
 }

@@ -52,6 +52,7 @@ struct ps_pass1_summary {
 	uint64_t nr_events, first_ns, last_ns;
 	int lru_events, failed;
 	struct ps_kswapd_speed ks;
+	struct ps_node_reclaim_speed nrs;
 	/* pids: open addressing on pid, slot+1 in hash, records in pids */
 	uint32_t *hash, hash_cap;
 	struct sum_pid *pids;
@@ -107,6 +108,43 @@ long ps_kswapd_speed_rate(uint64_t pages, uint64_t busy_ns)
 		return 0;
 	rate = (pages * 1000000 + busy_ns / 2) / busy_ns;
 	return rate < 1 ? 1 : rate > (uint64_t)PS_KSWAPD_RATE_MAX ? PS_KSWAPD_RATE_MAX : (long)rate;
+}
+
+void ps_node_reclaim_speed_event(struct ps_node_reclaim_speed *k, const struct ps_event *ev)
+{
+	uint64_t per_page;
+
+	if (ev->cpu >= PS_MAX_CPUS)
+		return;
+	if (ev->type == PS_EV_NODE_RECLAIM_BEGIN) {
+		k->pid[ev->cpu] = ev->pid;
+		k->begin_ns[ev->cpu] = ev->ts_ns ? ev->ts_ns : 1;
+	} else if (ev->type == PS_EV_NODE_RECLAIM_END) {
+		if (!k->begin_ns[ev->cpu] || k->pid[ev->cpu] != ev->pid || ev->ts_ns < k->begin_ns[ev->cpu])
+			return;		/* no begin of its own seen */
+		if (ev->x.rc.nr_reclaimed) {
+			per_page = (ev->ts_ns - k->begin_ns[ev->cpu]) / ev->x.rc.nr_reclaimed / PS_NODE_RECLAIM_BIN_NS;
+			k->ns_per_page[per_page < PS_NODE_RECLAIM_BINS ? per_page : PS_NODE_RECLAIM_BINS - 1]++;
+			k->calls++;
+		}
+		k->begin_ns[ev->cpu] = 0;
+	}
+}
+
+long ps_node_reclaim_speed_rate(const struct ps_node_reclaim_speed *k)
+{
+	uint64_t seen = 0, ns;
+	int i;
+
+	if (k->calls < PS_NODE_RECLAIM_SPEED_MIN_CALLS)
+		return 0;
+	for (i = 0; i < PS_NODE_RECLAIM_BINS - 1; i++) {
+		seen += k->ns_per_page[i];
+		if (2 * seen > k->calls)
+			break;
+	}
+	ns = (uint64_t)i * PS_NODE_RECLAIM_BIN_NS + PS_NODE_RECLAIM_BIN_NS / 2;	/* the bin's middle */
+	return (long)((1000000 + ns / 2) / ns);
 }
 
 struct ps_pass1_summary *ps_pass1_summary_create(const struct ps_machine *m)
@@ -274,6 +312,7 @@ void ps_pass1_summary_event(struct ps_pass1_summary *s, const struct ps_event *e
 	if (!ps_event_is_kmem(ev->type)) {
 		s->lru_events |= ev->type == PS_EV_PC_ADD || ev->type == PS_EV_LRU_ADD;
 		ps_kswapd_speed_event(&s->ks, ev);
+		ps_node_reclaim_speed_event(&s->nrs, ev);
 		switch (ev->type) {
 		case PS_EV_DIRECT_BEGIN:
 		case PS_EV_NODE_RECLAIM_BEGIN:
@@ -360,6 +399,9 @@ void *ps_pass1_summary_finish(struct ps_pass1_summary *s, size_t *len)
 	ps_kswapd_speed_sums(&s->ks, &ks_pages, &ks_busy);
 	ps_le_put64(b + 48, ks_pages);
 	ps_le_put64(b + 56, ks_busy);
+	ps_le_put64(b + 64, s->nrs.calls);
+	for (int i = 0; i < PS_NODE_RECLAIM_BINS; i++)
+		ps_le_put32(b + 72 + 4 * i, s->nrs.ns_per_page[i]);
 	p = b + PS_PASS1_HDR;
 	for (int i = 0; i < s->nr_zones; i++, p += PS_PASS1_ZONE) {
 		ps_le_put64(p, s->z[i].base);

@@ -14,8 +14,8 @@
 
 #define PS_PASS1_BLOB "pass1"		/* the blob's name in a pagesim file */
 #define PS_PASS1_MAGIC "PSP1"
-#define PS_PASS1_VERSION 2
-#define PS_PASS1_HDR 64			/* bytes before the zones */
+#define PS_PASS1_VERSION 3
+#define PS_PASS1_HDR (72 + 4 * PS_NODE_RECLAIM_BINS)	/* bytes before the zones */
 #define PS_PASS1_ZONE 32		/* bytes per zone */
 #define PS_PASS1_REC 24			/* bytes per kept event */
 
@@ -44,6 +44,30 @@ void ps_kswapd_speed_sums(const struct ps_kswapd_speed *k, uint64_t *pages, uint
 
 /* Pages per ms from the sums, rounded, within the key's range (1 to PS_KSWAPD_RATE_MAX); 0 when they measure none. */
 long ps_kswapd_speed_rate(uint64_t pages, uint64_t busy_ns);
+
+/*
+ * Node reclaim's speed as the trace shows it: each call's time from
+ * mm_vmscan_node_reclaim_begin to the same task's _end on the same CPU,
+ * per page it reclaimed, for the calls that reclaimed any; the median of
+ * those.  A histogram of PS_NODE_RECLAIM_BIN_NS bins (the last holds the
+ * slower ones).
+ */
+#define PS_NODE_RECLAIM_BINS 1024
+#define PS_NODE_RECLAIM_BIN_NS 64
+struct ps_node_reclaim_speed {
+	int32_t pid[PS_MAX_CPUS];
+	uint64_t begin_ns[PS_MAX_CPUS];		/* the open call's, 0 none */
+	uint64_t calls;				/* in the histogram */
+	uint32_t ns_per_page[PS_NODE_RECLAIM_BINS];
+};
+
+/* Fewer calls than this that reclaimed pages measure no speed. */
+#define PS_NODE_RECLAIM_SPEED_MIN_CALLS 20
+
+void ps_node_reclaim_speed_event(struct ps_node_reclaim_speed *k, const struct ps_event *ev);
+
+/* Pages per ms of the median call, within 1 to PS_KSWAPD_RATE_MAX; 0 when the calls measure none. */
+long ps_node_reclaim_speed_rate(const struct ps_node_reclaim_speed *k);
 
 /* A summary of a trace of @m (which must outlive it); NULL when @m has no zones or out of memory. */
 struct ps_pass1_summary *ps_pass1_summary_create(const struct ps_machine *m);

@@ -53,6 +53,8 @@ static void make_trace(const struct ps_machine *m)
 {
 	static const int32_t pids[] = { 1, PID_KSWAPD, PID_KCOMPACTD, PID_NAMED, -1 };
 	uint64_t ts = 1000;
+	uint16_t nr_cpu = 0;
+	int32_t nr_pid = 1;
 
 	for (nr_evs = 0; nr_evs < NR_EVS; nr_evs++) {
 		struct ps_event *e = &evs[nr_evs];
@@ -90,6 +92,18 @@ static void make_trace(const struct ps_machine *m)
 			e->order = 0;
 		if (e->type == PS_EV_DIRECT_BEGIN || e->type == PS_EV_DIRECT_END)
 			e->pfn = PS_PFN_NONE;
+		/* half of them node reclaims, each end its begin's task on its CPU */
+		if ((e->type == PS_EV_DIRECT_BEGIN || e->type == PS_EV_DIRECT_END) && next() % 2) {
+			e->type = e->type == PS_EV_DIRECT_BEGIN ? PS_EV_NODE_RECLAIM_BEGIN : PS_EV_NODE_RECLAIM_END;
+			if (e->type == PS_EV_NODE_RECLAIM_BEGIN) {
+				nr_cpu = e->cpu;
+				nr_pid = e->pid;
+			} else {
+				e->cpu = nr_cpu;
+				e->pid = nr_pid;
+				e->x.rc.nr_reclaimed = next() % 40;
+			}
+		}
 		if (e->type == PS_EV_KSWAPD_WAKE) {
 			e->pfn = PS_PFN_NONE;
 			e->pid = PID_KSWAPD + (int32_t)(next() % 2);	/* node 1's kswapd: another pid */
@@ -149,6 +163,53 @@ static void test_kswapd_speed(void)
 	CHECK_EQ(ps_kswapd_speed_rate(999, 1000000), 0);	/* too few pages to measure */
 	CHECK_EQ(ps_kswapd_speed_rate(3000, 0), 0);
 	CHECK_EQ(ps_kswapd_speed_rate(1000, 3000000), 333);
+}
+
+/* node reclaim's speed: the median call's ns per page, a call timed from its task's begin on its CPU */
+static void test_node_reclaim_speed(void)
+{
+	static const struct {
+		int type, pid, cpu;
+		uint64_t us;
+		uint32_t pages;
+	} seq[] = {
+		{ PS_EV_NODE_RECLAIM_END, 9, 0, 5, 32 },	/* no begin seen */
+		{ PS_EV_NODE_RECLAIM_BEGIN, 9, 0, 10, 0 },
+		{ PS_EV_NODE_RECLAIM_BEGIN, 8, 1, 20, 0 },
+		{ PS_EV_NODE_RECLAIM_END, 8, 0, 30, 32 },	/* another task's end on CPU 0 */
+		{ PS_EV_NODE_RECLAIM_END, 9, 0, 330, 32 },	/* 320 us for 32 pages: 10 us a page */
+		{ PS_EV_NODE_RECLAIM_END, 8, 1, 120, 0 },	/* reclaimed nothing: not timed */
+	};
+	struct ps_node_reclaim_speed *k = calloc(1, sizeof(*k));
+
+	CHECK(k != NULL);
+	for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+		struct ps_event e = { 0 };
+
+		e.type = seq[i].type;
+		e.pid = seq[i].pid;
+		e.cpu = (uint16_t)seq[i].cpu;
+		e.ts_ns = seq[i].us * 1000;
+		e.x.rc.nr_reclaimed = seq[i].pages;
+		ps_node_reclaim_speed_event(k, &e);
+	}
+	CHECK_EQ(k->calls, 1);
+	CHECK_EQ(k->ns_per_page[10000 / PS_NODE_RECLAIM_BIN_NS], 1);
+	CHECK_EQ(ps_node_reclaim_speed_rate(k), 0);	/* too few calls to measure */
+	/* 20 calls more: 11 at 5 us a page, 9 at 50 us; the median is 5 us, the middle of its bin */
+	for (int i = 0; i < 20; i++) {
+		struct ps_event b = { .type = PS_EV_NODE_RECLAIM_BEGIN, .pid = 9, .cpu = 2, .ts_ns = 1000000 * (uint64_t)(i + 1) };
+		struct ps_event e = b;
+
+		e.type = PS_EV_NODE_RECLAIM_END;
+		e.ts_ns += i < 11 ? 160000 : 1600000;
+		e.x.rc.nr_reclaimed = 32;
+		ps_node_reclaim_speed_event(k, &b);
+		ps_node_reclaim_speed_event(k, &e);
+	}
+	CHECK_EQ(k->calls, 21);
+	CHECK_EQ(ps_node_reclaim_speed_rate(k), 199);	/* bin 78: 4,992 to 5,056 ns, 5,024 a page */
+	free(k);
 }
 
 /* The events as a reader gives them with (@comm) or without task names. */
@@ -228,6 +289,8 @@ static void compare(const struct ps_machine *m, const struct ps_machine *traced,
 		const struct ps_kv_item *it = ps_kv_get(&ka, "trace_kswapd_reclaim_pages_per_ms");
 
 		CHECK(it && it->value > 0);	/* the made-up trace's kswapd is measured */
+		it = ps_kv_get(&ka, "trace_node_reclaim_pages_per_ms");
+		CHECK(it && it->value > 0);	/* and its node reclaims */
 		it = ps_kv_get(&ka, "replay_initial_pcp_pages");
 		CHECK(!lists_key || (it && it->value > 0));	/* lists seeded */
 	}
@@ -339,6 +402,7 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	test_kswapd_speed();
+	test_node_reclaim_speed();
 	snprintf(path, sizeof(path), "%s/testdata/numa2/numa2-base/before", argv[1]);
 	CHECK_EQ(ps_sysroot_load_machine(path, &m, &err), 0);
 	snprintf(path, sizeof(path), "%s/testdata/numa4/numa4-base/before", argv[1]);

@@ -299,10 +299,12 @@ int ps_replay_prepass_summary(struct ps_replay *r, const void *blob, size_t len,
 	uint64_t nr_ev;
 	size_t pidrec;
 
-	if (len < PS_PASS1_HDR || memcmp(b, PS_PASS1_MAGIC, 4))
+	if (len < 8 || memcmp(b, PS_PASS1_MAGIC, 4))
 		return -1;
 	if (ps_le_get32(b + 4) != PS_PASS1_VERSION)
 		return 0;	/* another version's: read the trace */
+	if (len < PS_PASS1_HDR)
+		return -1;
 	nz = ps_le_get32(b + 36);
 	nr_pids = ps_le_get32(b + 40);
 	if (!nz || nz > PS_MAX_ZONES || len < PS_PASS1_HDR + (size_t)nz * PS_PASS1_ZONE)

@@ -350,8 +350,10 @@ int ps_replay_prepass_summary(struct ps_replay *r, const void *blob, size_t len,
 	r->kswapd_speed.busy_ns = ps_le_get64(b + 56);
 	memset(&r->node_reclaim_speed, 0, sizeof(r->node_reclaim_speed));
 	r->node_reclaim_speed.calls = ps_le_get64(b + 64);
+	r->node_reclaim_speed.pages = ps_le_get64(b + 72);
+	r->node_reclaim_speed.busy_ns = ps_le_get64(b + 80);
 	for (int i = 0; i < PS_NODE_RECLAIM_BINS; i++)
-		r->node_reclaim_speed.ns_per_page[i] = ps_le_get32(b + 72 + 4 * i);
+		r->node_reclaim_speed.ns_per_page[i] = ps_le_get32(b + 88 + 4 * i);
 	for (uint32_t i = 0; !r->cross && i < nz; i++)
 		r->net_pages[i] = (int64_t)ps_le_get64(b + PS_PASS1_HDR + (size_t)i * PS_PASS1_ZONE + 24);
 	/* the sums that turn on a task's name: pass 1 names tasks only when its reader did */

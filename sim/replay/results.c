@@ -193,6 +193,7 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 		PS_KV_SET("trace_kswapd_reclaim_pages_per_ms", r->trace_kswapd_rate);
 		PS_KV_SET("model_kswapd_reclaim_pages_per_ms", r->mm.t.kswapd_rate);
 		PS_KV_SET("trace_node_reclaim_pages_per_ms", r->trace_node_reclaim_rate);
+		PS_KV_SET("trace_node_reclaim_mean_pages_per_ms", ps_node_reclaim_speed_mean(&r->node_reclaim_speed));
 		PS_KV_SET("model_node_reclaim_pages_per_ms", r->mm.t.node_reclaim_rate);
 		for (int t = 0; t < PS_ZONE_NR; t++) {
 			int have = 0;

@@ -126,6 +126,8 @@ void ps_node_reclaim_speed_event(struct ps_node_reclaim_speed *k, const struct p
 			per_page = (ev->ts_ns - k->begin_ns[ev->cpu]) / ev->x.rc.nr_reclaimed / PS_NODE_RECLAIM_BIN_NS;
 			k->ns_per_page[per_page < PS_NODE_RECLAIM_BINS ? per_page : PS_NODE_RECLAIM_BINS - 1]++;
 			k->calls++;
+			k->pages += ev->x.rc.nr_reclaimed;
+			k->busy_ns += ev->ts_ns - k->begin_ns[ev->cpu];
 		}
 		k->begin_ns[ev->cpu] = 0;
 	}
@@ -145,6 +147,13 @@ long ps_node_reclaim_speed_rate(const struct ps_node_reclaim_speed *k)
 	}
 	ns = (uint64_t)i * PS_NODE_RECLAIM_BIN_NS + PS_NODE_RECLAIM_BIN_NS / 2;	/* the bin's middle */
 	return (long)((1000000 + ns / 2) / ns);
+}
+
+long ps_node_reclaim_speed_mean(const struct ps_node_reclaim_speed *k)
+{
+	if (k->calls < PS_NODE_RECLAIM_SPEED_MIN_CALLS || !k->busy_ns || k->pages > UINT64_MAX / 1000000)
+		return 0;
+	return (long)((k->pages * 1000000 + k->busy_ns / 2) / k->busy_ns);
 }
 
 struct ps_pass1_summary *ps_pass1_summary_create(const struct ps_machine *m)
@@ -400,8 +409,10 @@ void *ps_pass1_summary_finish(struct ps_pass1_summary *s, size_t *len)
 	ps_le_put64(b + 48, ks_pages);
 	ps_le_put64(b + 56, ks_busy);
 	ps_le_put64(b + 64, s->nrs.calls);
+	ps_le_put64(b + 72, s->nrs.pages);
+	ps_le_put64(b + 80, s->nrs.busy_ns);
 	for (int i = 0; i < PS_NODE_RECLAIM_BINS; i++)
-		ps_le_put32(b + 72 + 4 * i, s->nrs.ns_per_page[i]);
+		ps_le_put32(b + 88 + 4 * i, s->nrs.ns_per_page[i]);
 	p = b + PS_PASS1_HDR;
 	for (int i = 0; i < s->nr_zones; i++, p += PS_PASS1_ZONE) {
 		ps_le_put64(p, s->z[i].base);

@@ -15,7 +15,7 @@
 #define PS_PASS1_BLOB "pass1"		/* the blob's name in a pagesim file */
 #define PS_PASS1_MAGIC "PSP1"
 #define PS_PASS1_VERSION 3
-#define PS_PASS1_HDR (72 + 4 * PS_NODE_RECLAIM_BINS)	/* bytes before the zones */
+#define PS_PASS1_HDR (88 + 4 * PS_NODE_RECLAIM_BINS)	/* bytes before the zones */
 #define PS_PASS1_ZONE 32		/* bytes per zone */
 #define PS_PASS1_REC 24			/* bytes per kept event */
 
@@ -50,7 +50,7 @@ long ps_kswapd_speed_rate(uint64_t pages, uint64_t busy_ns);
  * mm_vmscan_node_reclaim_begin to the same task's _end on the same CPU,
  * per page it reclaimed, for the calls that reclaimed any; the median of
  * those.  A histogram of PS_NODE_RECLAIM_BIN_NS bins (the last holds the
- * slower ones).
+ * slower ones), and the calls' pages and time summed.
  */
 #define PS_NODE_RECLAIM_BINS 1024
 #define PS_NODE_RECLAIM_BIN_NS 64
@@ -58,6 +58,7 @@ struct ps_node_reclaim_speed {
 	int32_t pid[PS_MAX_CPUS];
 	uint64_t begin_ns[PS_MAX_CPUS];		/* the open call's, 0 none */
 	uint64_t calls;				/* in the histogram */
+	uint64_t pages, busy_ns;		/* those calls' */
 	uint32_t ns_per_page[PS_NODE_RECLAIM_BINS];
 };
 
@@ -68,6 +69,9 @@ void ps_node_reclaim_speed_event(struct ps_node_reclaim_speed *k, const struct p
 
 /* Pages per ms of the median call, within 1 to PS_KSWAPD_RATE_MAX; 0 when the calls measure none. */
 long ps_node_reclaim_speed_rate(const struct ps_node_reclaim_speed *k);
+
+/* The calls' pages over their summed time, per ms, rounded; 0 when they measure none. */
+long ps_node_reclaim_speed_mean(const struct ps_node_reclaim_speed *k);
 
 /* A summary of a trace of @m (which must outlive it); NULL when @m has no zones or out of memory. */
 struct ps_pass1_summary *ps_pass1_summary_create(const struct ps_machine *m);

@@ -196,6 +196,7 @@ static void test_node_reclaim_speed(void)
 	CHECK_EQ(k->calls, 1);
 	CHECK_EQ(k->ns_per_page[10000 / PS_NODE_RECLAIM_BIN_NS], 1);
 	CHECK_EQ(ps_node_reclaim_speed_rate(k), 0);	/* too few calls to measure */
+	CHECK_EQ(ps_node_reclaim_speed_mean(k), 0);
 	/* 20 calls more: 11 at 5 us a page, 9 at 50 us; the median is 5 us, the middle of its bin */
 	for (int i = 0; i < 20; i++) {
 		struct ps_event b = { .type = PS_EV_NODE_RECLAIM_BEGIN, .pid = 9, .cpu = 2, .ts_ns = 1000000 * (uint64_t)(i + 1) };
@@ -209,6 +210,10 @@ static void test_node_reclaim_speed(void)
 	}
 	CHECK_EQ(k->calls, 21);
 	CHECK_EQ(ps_node_reclaim_speed_rate(k), 199);	/* bin 78: 4,992 to 5,056 ns, 5,024 a page */
+	/* their sums: 672 pages in 320 + 11 * 160 + 9 * 1,600 us = 16.48 ms */
+	CHECK_EQ(k->pages, 672);
+	CHECK_EQ(k->busy_ns, 16480000);
+	CHECK_EQ(ps_node_reclaim_speed_mean(k), 41);
 	free(k);
 }
 

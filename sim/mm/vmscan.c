@@ -1278,7 +1278,6 @@ int ps_node_reclaim(struct ps_mm *mm, struct ps_zone *z, int cpu, int order, int
 	struct ps_scan_control sc;
 	int node = z->node;
 	struct ps_pgdat *pgdat = &mm->node[node];
-	uint64_t rate = (uint64_t)(mm->t.node_reclaim_rate > 0 ? mm->t.node_reclaim_rate : mm->t.kswapd_rate);
 
 	if (!(mm->t.zone_reclaim_mode & 1))
 		return 0;
@@ -1325,7 +1324,7 @@ int ps_node_reclaim(struct ps_mm *mm, struct ps_zone *z, int cpu, int order, int
 	pgdat->reclaim_cpu = cpu;
 	mm->ops.arm(mm->ops.ctx, PS_MM_TIMER_RECLAIM_LOCK, node,
 		    mm->now_ns + (uint64_t)(sc.nr_reclaimed > sc.nr_to_reclaim ? sc.nr_reclaimed : sc.nr_to_reclaim) *
-					 1000000ull / rate);
+					 1000000ull / (uint64_t)mm->t.node_reclaim_rate);
 	return ps_zone_ok(mm, z, order, 0, classzone, ps_gfp_to_alloc_flags(gfp, order, mm->kver, 0));
 }
 

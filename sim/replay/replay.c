@@ -203,7 +203,7 @@ static int isolated_pool(struct ps_replay *r, char *err, int len)
  * (pass 1), else the default.  The speeds are the machine's, so a replay
  * under another policy keeps them.
  */
-static void kswapd_speed(struct ps_replay *r)
+static void reclaim_speeds(struct ps_replay *r)
 {
 	uint64_t pages, busy_ns;
 
@@ -212,15 +212,15 @@ static void kswapd_speed(struct ps_replay *r)
 	if (r->o.policy.kswapd_rate == PS_UNSET && r->trace_kswapd_rate > 0)
 		r->mm.t.kswapd_rate = r->trace_kswapd_rate;
 	r->trace_node_reclaim_rate = ps_node_reclaim_speed_rate(&r->node_reclaim_speed);
-	if (r->o.policy.node_reclaim_rate == PS_UNSET)
-		r->mm.t.node_reclaim_rate = r->trace_node_reclaim_rate > 0 ? r->trace_node_reclaim_rate : PS_NODE_RECLAIM_RATE_DEFAULT;
+	if (r->o.policy.node_reclaim_rate == PS_UNSET && r->trace_node_reclaim_rate > 0)
+		r->mm.t.node_reclaim_rate = r->trace_node_reclaim_rate;
 	/* follow mode tracks boosts where ZONE_BELOW_HIGH reads them and the trace shows kswapd's runs end them */
 	r->follow_boosts = r->o.mode == PS_REPLAY_FOLLOW && r->mm.kver >= PS_KVER(6, 7, 0) && (pages || busy_ns);
 }
 
 int ps_replay_start(struct ps_replay *r, char *err, int len)
 {
-	kswapd_speed(r);
+	reclaim_speeds(r);
 	/* vmstat_update: the first tick is armed at the first event */
 	ps_timer_arm(&r->timers, PS_TIMER_VMSTAT, 0, 0);
 	if (r->o.mode == PS_REPLAY_SIMULATE)

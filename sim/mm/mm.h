@@ -33,9 +33,6 @@ struct ps_zonelists;
 /* SWAP_CLUSTER_MAX: the smallest reclaim batch */
 #define PS_SWAP_CLUSTER_MAX 32
 
-/* The model kswapd's default reclaim speed, pages per ms (policy.h). */
-#define PS_KSWAPD_RATE_DEFAULT 100
-
 /*
  * The tunables the model reads, resolved (no "unset" left): the engine
  * fills them from the policy in force.

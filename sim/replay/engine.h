@@ -150,6 +150,7 @@ struct ps_replay {
 	/* the traced machine's address space (same as the model's unless cross) */
 	int cross;
 	const struct ps_machine *tm;
+	const struct ps_profile *trace_profile;	/* the recorded kernel's (the model's if unknown) */
 	int nr_tz;
 	struct tzone {
 		uint64_t base;		/* first pfn of the arrays (1024-aligned) */

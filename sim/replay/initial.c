@@ -5,7 +5,8 @@
  *
  * Notes (what this simplifies):
  *  - A page whose first event is a free was allocated at the start; a page
- *    first taken by mm_page_alloc_zone_locked was free in the buddy; a page
+ *    first taken by mm_page_alloc_zone_locked, or by a 6.10+ fallback's
+ *    mm_page_alloc_extfrag alone, was free in the buddy; a page
  *    first handed out by mm_page_alloc without a zone_locked event, or first
  *    drained, was on a per-CPU list.
  *  - Free blocks of the before/ snapshot (pagetypeinfo per order and type,

@@ -130,8 +130,10 @@ static inline void prepass_one(struct ps_replay *r, const struct ps_event *ev, c
 		int ti = tzone_of(r, ev->pfn, &idx);
 		uint8_t *t;
 
-		if (ti < 0 || ev->type == PS_EV_EXTFRAG)
+		if (ti < 0 || (ev->type == PS_EV_EXTFRAG && !rp_extfrag_takes(r->trace_profile, ev, r->tm->pageblock_order)))
 			return;
+		if (ev->type == PS_EV_EXTFRAG)
+			order = ev->alloc_order;
 		t = r->ttouch[ti];
 		if (order >= PS_NR_PAGE_ORDERS || (idx & ((1u << order) - 1)))
 			order = 0;
@@ -161,8 +163,14 @@ static inline void prepass_one(struct ps_replay *r, const struct ps_event *ev, c
 
 		for (uint32_t b = 0; b < pbs && (idx >> z->pageblock_order) + b < z->nr_pageblocks; b++)
 			r->pb_changed[zi][(idx >> z->pageblock_order) + b] = 1;
-		/* follow mode: a page the fallback took from the buddy with no zone_locked */
-		if (r->o.mode != PS_REPLAY_FOLLOW || !rp_extfrag_takes(r->o.profile, ev, z->pageblock_order))
+		/*
+		 * a page the fallback took from the buddy with no zone_locked
+		 * (6.10+): free there at the start.  Follow mode reads the
+		 * trace by its profile's rules, as it replays the take;
+		 * simulate mode's start by the recorded kernel's.
+		 */
+		if (!rp_extfrag_takes(r->o.mode == PS_REPLAY_FOLLOW ? r->o.profile : r->trace_profile, ev,
+				      z->pageblock_order))
 			return;
 		order = ev->alloc_order;
 	}

@@ -198,6 +198,8 @@ int rp_setup_model(struct ps_replay *r, char *err, int len)
 		goto nomem;
 	r->tm = o->traced ? o->traced : m;
 	r->cross = o->traced && o->traced != m;
+	/* how the trace's events were made: the recorded kernel's profile, the model's when unknown */
+	r->trace_profile = r->tm->kver != PS_KVER_UNKNOWN ? ps_profile_for_kver(r->tm->kver) : o->profile;
 	ps_zone_table_init(&r->zt, m);
 	ps_zone_table_init(&r->tzt, r->tm);
 	if (r->cross && o->mode != PS_REPLAY_SIMULATE) {

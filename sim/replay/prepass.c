@@ -223,7 +223,10 @@ void ps_replay_prepass(struct ps_replay *r, const struct ps_event *evs, int n)
 
 int ps_replay_opts_share_prepass(const struct ps_replay_opts *a, const struct ps_replay_opts *b)
 {
-	/* prepass_one() reads the mode and, in follow mode, the profile's extfrag rule */
+	/*
+	 * prepass_one() reads the mode and the extfrag rule: in follow mode
+	 * the profile's, in simulate mode the recorded kernel's (of traced)
+	 */
 	return a->mode == b->mode && a->profile == b->profile && a->traced == b->traced;
 }
 

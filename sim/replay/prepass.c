@@ -93,6 +93,18 @@ static void prepass_reclaim_event(struct ps_replay *r, const struct ps_event *ev
 }
 
 /*
+ * Whether @ev, an extfrag event, took its page from the buddy with no
+ * zone_locked (6.10+), so the page was free there at the start.  Follow
+ * mode reads the trace by its profile's rules, as it replays the take;
+ * simulate mode's start (on this machine or another) by the recorded
+ * kernel's.
+ */
+static inline int extfrag_took_free(const struct ps_replay *r, const struct ps_event *ev, int pageblock_order)
+{
+	return rp_extfrag_takes(r->o.mode == PS_REPLAY_FOLLOW ? r->o.profile : r->trace_profile, ev, pageblock_order);
+}
+
+/*
  * One event of pass 1.  @agg (a constant): also the sums over every event
  * (first and last time, net use and kcompactd's frees per zone, whether the
  * trace names tasks, whether it has LRU events), which a pass-1 summary
@@ -130,7 +142,7 @@ static inline void prepass_one(struct ps_replay *r, const struct ps_event *ev, c
 		int ti = tzone_of(r, ev->pfn, &idx);
 		uint8_t *t;
 
-		if (ti < 0 || (ev->type == PS_EV_EXTFRAG && !rp_extfrag_takes(r->trace_profile, ev, r->tm->pageblock_order)))
+		if (ti < 0 || (ev->type == PS_EV_EXTFRAG && !extfrag_took_free(r, ev, r->tm->pageblock_order)))
 			return;
 		if (ev->type == PS_EV_EXTFRAG)
 			order = ev->alloc_order;
@@ -163,14 +175,7 @@ static inline void prepass_one(struct ps_replay *r, const struct ps_event *ev, c
 
 		for (uint32_t b = 0; b < pbs && (idx >> z->pageblock_order) + b < z->nr_pageblocks; b++)
 			r->pb_changed[zi][(idx >> z->pageblock_order) + b] = 1;
-		/*
-		 * a page the fallback took from the buddy with no zone_locked
-		 * (6.10+): free there at the start.  Follow mode reads the
-		 * trace by its profile's rules, as it replays the take;
-		 * simulate mode's start by the recorded kernel's.
-		 */
-		if (!rp_extfrag_takes(r->o.mode == PS_REPLAY_FOLLOW ? r->o.profile : r->trace_profile, ev,
-				      z->pageblock_order))
+		if (!extfrag_took_free(r, ev, z->pageblock_order))
 			return;
 		order = ev->alloc_order;
 	}

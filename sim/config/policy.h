@@ -28,8 +28,9 @@
  * prepare_kswapd_sleep; the default 1 keeps it awake while a zone up to the
  * class zone is boosted), pcp.snapshot_lists (1: simulate mode starts
  * each CPU's per-CPU lists as the kernel's were, the pages the trace shows
- * listed and then the buddy's up to the snapshot's count, instead of
- * leaving those pages free in the buddy).
+ * listed and then the buddy's up to the snapshot's count; 0: those pages
+ * start free in the buddy; unset: 1 for a trace of a kernel that auto-tunes
+ * its lists, 6.7+, whose lists hold thousands of pages, 0 before).
  */
 #ifndef PS_POLICY_H
 #define PS_POLICY_H
@@ -78,7 +79,7 @@ struct ps_policy {
 	long vmstat_drift;			/* 1: NR_FREE_PAGES read as zone_page_state() holds it */
 	long kswapd_sleep_check;		/* 1: no nap while unbalanced for the class zone asked */
 	long kswapd_nap_boost_check;		/* 0: a boost does not keep kswapd awake at the nap's end */
-	long pcp_snapshot_lists;		/* 1: simulate starts the per-CPU lists as the kernel's were */
+	long pcp_snapshot_lists;		/* 1: simulate starts the per-CPU lists as the kernel's were (unset: 6.7+) */
 	/* which keys were given explicitly (bit per key), for duplicate checks */
 	unsigned long given;
 };

@@ -290,6 +290,13 @@ void rp_free_pass1(struct ps_replay *r);
 
 /* initial.c */
 void rp_build_zone(struct ps_replay *r, int zi);
+/*
+ * Whether simulate mode starts the per-CPU lists as the snapshot counts
+ * them: pcp.snapshot_lists when given; by default when the recorded kernel
+ * auto-tunes its lists' high (6.7+), whose lists then hold thousands of
+ * pages, not the tens of earlier kernels.  Never for another machine's trace.
+ */
+int rp_pcp_snapshot_lists(const struct ps_replay *r);
 void rp_seed_pcp_lists(struct ps_replay *r);
 int64_t rp_snapshot_free(const struct ps_machine *m, const struct ps_zone_desc *d);
 

@@ -191,6 +191,17 @@ void rp_build_zone(struct ps_replay *r, int zi)
 	}
 }
 
+int rp_pcp_snapshot_lists(const struct ps_replay *r)
+{
+	long v = r->o.policy.pcp_snapshot_lists;
+
+	if (r->o.mode != PS_REPLAY_SIMULATE || r->cross)
+		return 0;
+	if (v != PS_UNSET)
+		return v == 1;
+	return r->tm->kver != PS_KVER_UNKNOWN && r->tm->kver >= PS_KVER(6, 7, 0);
+}
+
 /*
  * pcp.snapshot_lists=1 (simulate): each CPU's lists as the snapshot counts
  * them, taken out of the buddy that rp_build_zone() filled, so the zones'
@@ -201,7 +212,8 @@ void rp_build_zone(struct ps_replay *r, int zi)
  * count (the trace may show more: the lists change between the snapshot
  * and the first event); then, up to the count, order-0 pages of the
  * Movable list, since the snapshot gives a count per CPU and zone, not the
- * lists.
+ * lists.  No list starts above the model's high (another profile's, or
+ * pcp.high), which its first free would drain.
  */
 void rp_seed_pcp_lists(struct ps_replay *r)
 {
@@ -209,7 +221,7 @@ void rp_seed_pcp_lists(struct ps_replay *r)
 	int nz = r->mm.nr_zones, nc = r->mm.nr_cpus;
 	int64_t *room;
 
-	if (r->o.policy.pcp_snapshot_lists != 1 || r->cross || !nz || !nc)
+	if (!rp_pcp_snapshot_lists(r) || !nz || !nc)
 		return;
 	/* room[zone * nc + cpu]: the snapshot's count, less what is seeded */
 	room = calloc((size_t)nz * nc, sizeof(*room));
@@ -219,8 +231,11 @@ void rp_seed_pcp_lists(struct ps_replay *r)
 		const struct ps_pcp_seed *sd = &m->pcp_seed[s];
 		int i = ps_machine_zone_index(m, sd->node, sd->type);
 
-		if (i >= 0 && sd->cpu < nc)
-			room[(size_t)i * nc + sd->cpu] = (int64_t)sd->count;
+		if (i >= 0 && sd->cpu < nc) {
+			int high = r->mm.pcps[(size_t)i * nc + sd->cpu].high;
+
+			room[(size_t)i * nc + sd->cpu] = (int64_t)sd->count < high ? (int64_t)sd->count : high;
+		}
 	}
 	for (uint32_t k = 0; k < r->nr_pcp_start; k++) {
 		const struct rp_pcp_start *ps = &r->pcp_start[k];

@@ -273,7 +273,7 @@ int ps_replay_counters(struct ps_replay *r, struct ps_kv *kv)
 	PS_KV_SET("replay_initial_placed_pages", r->placed_pages);
 	PS_KV_SET("replay_initial_unplaced_blocks", r->unplaced_blocks);
 	PS_KV_SET("replay_initial_capped_blocks", r->capped_blocks);
-	if (r->o.policy.pcp_snapshot_lists == 1 && r->o.mode == PS_REPLAY_SIMULATE) {
+	if (rp_pcp_snapshot_lists(r)) {
 		PS_KV_SET("replay_initial_pcp_pages", r->pcp_seeded);	/* pcp.snapshot_lists */
 		PS_KV_SET("replay_initial_pcp_capped_pages", r->pcp_capped);
 	}

@@ -536,6 +536,11 @@ def prediction_pairs(order, by, kern, nodes):
         yield key, base, knob, DEFAULTS[knob]
 
 KERNELS = ("6.1", "6.12")
+# pcp.snapshot_lists the other way round from each kernel's default (on for 6.7+: docs/replay.md)
+LISTS_FLIPPED = {"6.1": ("--set", "pcp.snapshot_lists=1"), "6.12": ("--set", "pcp.snapshot_lists=0")}
+def vx(extra, kern):
+    """A variant's replay arguments for kernel @kern's runs: @extra, or its entry for @kern."""
+    return extra[kern] if isinstance(extra, dict) else extra
 def mean(xs):
     return sum(xs) / len(xs) if xs else 0.0
 def sd(xs):
@@ -646,14 +651,14 @@ if want("reclaim-modes"):
     # of the kernel's runs of that setup is in the low mode (node 0's kswapd woke early in the
     # allocation burst and kept the node's pages local). Per setup: how many of the kernel's runs,
     # of the model's single replays, and of the ensemble members (--perturb 1..8 of every run) are in
-    # it, as the model is and with pcp.snapshot_lists=1; and the kernel's mean pgsteal_kswapd of
-    # the runs in the low mode against the others'
+    # it, as the model is and with pcp.snapshot_lists the other way (6.1: 1, 6.12: 0); and the
+    # kernel's mean pgsteal_kswapd of the runs in the low mode against the others'
     runs = [r for r in reclaim_runs() if r[3] == 2 and r[4] == "mixed"]
     order, by = setups(runs)
-    variants = (("model", ()), ("pcp.snapshot_lists=1", ("--set", "pcp.snapshot_lists=1")))
-    members = [(*extra, "--perturb", str(k)) for _, extra in variants for k in range(1, 9)]
-    replayed_all([("--mode", "simulate", *extra, r[1]) for _, extra in variants for r in runs] +
-                 [("--mode", "simulate", *m, r[1]) for m in members for r in runs])
+    variants = (("model", ()), ("pcp.snapshot_lists flipped", LISTS_FLIPPED))
+    replayed_all([("--mode", "simulate", *vx(extra, r[2]), r[1]) for _, extra in variants for r in runs] +
+                 [("--mode", "simulate", *vx(extra, r[2]), "--perturb", str(k), r[1])
+                  for _, extra in variants for k in range(1, 9) for r in runs])
     print("| kernel | setup | kernel runs in the low mode | their pgsteal_kswapd, the others' | " +
           " | ".join(f"{v[0]}: single replays | ensemble members" for v in variants) + " |")
     print("|---|---|---|---|" + "---|" * (2 * len(variants)))
@@ -670,8 +675,8 @@ if want("reclaim-modes"):
                 f", {mean([x['pgsteal_kswapd'] for x in high]):.0f}"
             cells = []
             for _, extra in variants:
-                one = sum(replayed("--mode", "simulate", *extra, r[1])["numa_miss"] < cut for r in rs)
-                ens = sum(replayed("--mode", "simulate", *extra, "--perturb", str(j), r[1])["numa_miss"] < cut
+                one = sum(replayed("--mode", "simulate", *vx(extra, kern), r[1])["numa_miss"] < cut for r in rs)
+                ens = sum(replayed("--mode", "simulate", *vx(extra, kern), "--perturb", str(j), r[1])["numa_miss"] < cut
                           for j in range(1, 9) for r in rs)
                 cells += [f"{one} of {len(rs)}", f"{ens} of {8 * len(rs)} ({100 * ens / (8 * len(rs)):.0f}%)"]
             print(f"| {kern} | {setup_label(*key)} | {len(low)} of {len(rs)} ({100 * len(low) / len(rs):.0f}%) | {steal} | " +
@@ -809,7 +814,7 @@ if want("reclaim-predict"):
 
 if want("reclaim-drift"):
     # single replays under the recorded policy, as they are, with --set vmstat.drift=1, with
-    # kswapd.sleep_check=1 as well, with pcp.snapshot_lists=1 alone, with
+    # kswapd.sleep_check=1 as well, with pcp.snapshot_lists the other way alone (6.1: 1, 6.12: 0), with
     # kswapd.nap_boost_check=0 alone and with kswapd at the speed of traces without its events
     # (kswapd.reclaim_pages_per_ms=100) alone: each setup's mean
     # numa_miss and pgsteal_kswapd against the kernel's; per kernel the runs whose numa_miss, and
@@ -820,16 +825,16 @@ if want("reclaim-drift"):
     order, by = setups(runs)
     variants = (("model", ()), ("vmstat.drift=1", ("--set", "vmstat.drift=1")),
                 ("and kswapd.sleep_check=1", ("--set", "vmstat.drift=1", "--set", "kswapd.sleep_check=1")),
-                ("pcp.snapshot_lists=1 alone", ("--set", "pcp.snapshot_lists=1")),
+                ("pcp.snapshot_lists flipped alone", LISTS_FLIPPED),
                 ("kswapd.nap_boost_check=0 alone", ("--set", "kswapd.nap_boost_check=0")),
                 ("kswapd.reclaim_pages_per_ms=100 alone", ("--set", "kswapd.reclaim_pages_per_ms=100")))
     pairs = [(kern, fkey, tkey, knob, setv) for kern in KERNELS
              for fkey, tkey, knob, setv in prediction_pairs(order, by, kern, 2)
              if fkey[3] == "32 MiB on CPUs 0-1, 16 MiB on 2-3"]
-    replayed_all([("--mode", "simulate", *extra, r[1]) for _, extra in variants for r in runs] +
-                 [("--mode", "simulate", *extra, "--set", f"{knob}={setv}", r[1]) for _, extra in variants
+    replayed_all([("--mode", "simulate", *vx(extra, r[2]), r[1]) for _, extra in variants for r in runs] +
+                 [("--mode", "simulate", *vx(extra, kern), "--set", f"{knob}={setv}", r[1]) for _, extra in variants
                   for kern, fkey, _, knob, setv in pairs for r in by[fkey][kern]])
-    sims = [{r[0]: replayed("--mode", "simulate", *extra, r[1]) for r in runs} for _, extra in variants]
+    sims = [{r[0]: replayed("--mode", "simulate", *vx(extra, r[2]), r[1]) for r in runs} for _, extra in variants]
     cols = ("numa_miss", "pgsteal_kswapd")
     print("| setup | counter | " + " | ".join(f"{k}: kernel mean | " + " | ".join(v[0] for v in variants) for k in KERNELS) + " |")
     print("|---|---|" + "---|" * ((1 + len(variants)) * len(KERNELS)))
@@ -873,7 +878,7 @@ if want("reclaim-drift"):
         cells = []
         for (_, extra), sim in zip(variants, sims):
             m0 = mean([sim[r[0]]["numa_miss"] for r in ra])
-            m1 = mean([replayed("--mode", "simulate", *extra, "--set", setting, r[1])["numa_miss"] for r in ra])
+            m1 = mean([replayed("--mode", "simulate", *vx(extra, kern), "--set", setting, r[1])["numa_miss"] for r in ra])
             cells.append(pct(m1, m0))
         print(f"| {kern} | {frm} | {setting} | {pct(kb, ka)} | " + " | ".join(cells) + " |")
     print()

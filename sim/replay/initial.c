@@ -199,7 +199,7 @@ int rp_pcp_snapshot_lists(const struct ps_replay *r)
 		return 0;
 	if (v != PS_UNSET)
 		return v == 1;
-	return r->tm->kver != PS_KVER_UNKNOWN && r->tm->kver >= PS_KVER(6, 7, 0);
+	return r->tm->kver >= PS_KVER(6, 7, 0);	/* an unknown release (0) is not */
 }
 
 /*

@@ -142,10 +142,13 @@ static inline void prepass_one(struct ps_replay *r, const struct ps_event *ev, c
 		int ti = tzone_of(r, ev->pfn, &idx);
 		uint8_t *t;
 
-		if (ti < 0 || (ev->type == PS_EV_EXTFRAG && !extfrag_took_free(r, ev, r->tm->pageblock_order)))
+		if (ti < 0)
 			return;
-		if (ev->type == PS_EV_EXTFRAG)
+		if (ev->type == PS_EV_EXTFRAG) {
+			if (!extfrag_took_free(r, ev, r->tm->pageblock_order))
+				return;
 			order = ev->alloc_order;
+		}
 		t = r->ttouch[ti];
 		if (order >= PS_NR_PAGE_ORDERS || (idx & ((1u << order) - 1)))
 			order = 0;

@@ -172,6 +172,7 @@ static const struct pkey {
 	POL("kswapd.sleep_check", kswapd_sleep_check),
 	POL("kswapd.nap_boost_check", kswapd_nap_boost_check),
 	POL("pcp.snapshot_lists", pcp_snapshot_lists),
+	POL("kswapd.traced_cpu", kswapd_traced_cpu),
 	{ "lock.acquire_ns", K_LOCK_U64, offsetof(struct ps_lock_params, acquire_ns) },
 	{ "lock.page_ns", K_LOCK_U64, offsetof(struct ps_lock_params, page_ns) },
 	{ "lock.carry", K_LOCK_INT, offsetof(struct ps_lock_params, carry) },

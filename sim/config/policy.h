@@ -30,7 +30,10 @@
  * each CPU's per-CPU lists as the kernel's were, the pages the trace shows
  * listed and then the buddy's up to the snapshot's count; 0: those pages
  * start free in the buddy; unset: 1 for a trace of a kernel that auto-tunes
- * its lists, 6.7+, whose lists hold thousands of pages, 0 before).
+ * its lists, 6.7+, whose lists hold thousands of pages, 0 before),
+ * kswapd.traced_cpu (1: simulate mode frees what kswapdN reclaims through
+ * the lists of the CPU its last event in the trace ran on; the default 0:
+ * through node N's first CPU's).
  */
 #ifndef PS_POLICY_H
 #define PS_POLICY_H
@@ -80,6 +83,7 @@ struct ps_policy {
 	long kswapd_sleep_check;		/* 1: no nap while unbalanced for the class zone asked */
 	long kswapd_nap_boost_check;		/* 0: a boost does not keep kswapd awake at the nap's end */
 	long pcp_snapshot_lists;		/* 1: simulate starts the per-CPU lists as the kernel's were (unset: 6.7+) */
+	long kswapd_traced_cpu;			/* 1: kswapd frees on the CPU the trace shows it on */
 	/* which keys were given explicitly (bit per key), for duplicate checks */
 	unsigned long given;
 };

@@ -145,6 +145,7 @@ int ps_mm_create(struct ps_mm *mm, const struct ps_machine *m, const struct ps_p
 	}
 	for (int n = 0; n < PS_MAX_NODES; n++) {
 		mm->node[n].kswapd.req_zoneidx = -1;
+		mm->node[n].kswapd.cpu = -1;
 		mm->node[n].kswapd.zoneidx = PS_ZONE_NORMAL;
 	}
 	switch (init_pcps(mm)) {

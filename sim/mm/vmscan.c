@@ -28,6 +28,10 @@
  *    zone when it passes.
  *    get_scan_count's proportions are the lists' sizes shifted by the
  *    priority.
+ *  - What kswapd reclaims goes to its node's first CPU's lists; the
+ *    kernel's kswapd frees on the CPU the scheduler gave it.  With
+ *    kswapd.traced_cpu=1 the replay sets kswapd.cpu from the trace's
+ *    kswapdN events.
  *  - Zone-based kswapd (<= 4.7) does not tell unreclaimable zones apart.
  *  - kswapd_try_to_sleep: a finished run always takes the HZ/10 nap, and at
  *    its end a boost still set on a zone up to the class zone keeps kswapd
@@ -1079,6 +1083,8 @@ static int kswapd_next_pass(struct ps_mm *mm, int node, uint64_t now)
 
 void ps_reclaim_block(struct ps_mm *mm, int node, struct ps_zone *z, uint32_t idx, int order, uint64_t now, int cpu)
 {
+	if (cpu < 0)
+		cpu = mm->node[node].kswapd.cpu;
 	for (int c = 0; cpu < 0 && c < mm->m->nr_cpus; c++)
 		if (mm->m->cpu_node[c] == node)
 			cpu = c;

@@ -228,6 +228,23 @@ static inline int rp_reclaim_context(const uint8_t *win, const struct ps_event *
 	return ev->task == PS_TASK_KSWAPD || (ev->cpu < PS_MAX_CPUS && win[ev->cpu]);
 }
 
+/*
+ * kswapd.traced_cpu=1: kswapdN frees what it reclaims on the CPU it runs
+ * on, which the scheduler chose; each of the thread's events gives it,
+ * mapped to the model's CPUs, when that CPU is on the model's node N.
+ */
+static inline void rp_kswapd_cpu(struct ps_replay *r, const struct ps_event *ev)
+{
+	int node, cpu;
+
+	if (ev->task_node < 0 || ev->task_node >= PS_MAX_NODES || ev->cpu >= PS_MAX_CPUS)
+		return;
+	node = r->node_to_node[ev->task_node];
+	cpu = r->cpu_to_cpu[ev->cpu];
+	if (node >= 0 && node < PS_MAX_NODES && ps_machine_cpu_node(r->m, cpu) == node)
+		r->mm.node[node].kswapd.cpu = cpu;
+}
+
 /* Traced zone index and index within it of a traced pfn, or -1. */
 static inline int tzone_of(struct ps_replay *r, uint64_t pfn, uint32_t *tidx)
 {

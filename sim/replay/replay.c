@@ -332,6 +332,8 @@ void rp_run_timers(struct ps_replay *r, uint64_t now)
 static inline void simulate_event(struct ps_replay *r, const struct ps_event *ev)
 {
 	r->mm.now_ns = ev->ts_ns;
+	if (ev->task == PS_TASK_KSWAPD && r->o.policy.kswapd_traced_cpu == 1)
+		rp_kswapd_cpu(r, ev);
 	if (ev->type == PS_EV_ALLOC || ev->type == PS_EV_FREE) {
 		rp_simulate_alloc_free(r, ev);
 	} else if (!ps_event_is_kmem(ev->type)) {

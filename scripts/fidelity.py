@@ -656,7 +656,8 @@ if want("reclaim-modes"):
     runs = [r for r in reclaim_runs() if r[3] == 2 and r[4] == "mixed"]
     order, by = setups(runs)
     variants = (("model", ()), ("pcp.snapshot_lists flipped", LISTS_FLIPPED))
-    replayed_all([("--mode", "simulate", *vx(extra, r[2]), r[1]) for _, extra in variants for r in runs] +
+    replayed_all([("--mode", "follow", r[1]) for r in runs] +
+                 [("--mode", "simulate", *vx(extra, r[2]), r[1]) for _, extra in variants for r in runs] +
                  [("--mode", "simulate", *vx(extra, r[2]), "--perturb", str(k), r[1])
                   for _, extra in variants for k in range(1, 9) for r in runs])
     print("| kernel | setup | kernel runs in the low mode | their pgsteal_kswapd, the others' | " +
@@ -819,7 +820,9 @@ if want("reclaim-drift"):
     # (kswapd.reclaim_pages_per_ms=100) alone and with kswapd freeing on the CPU the trace shows it
     # on (kswapd.traced_cpu=1) alone: each setup's mean
     # numa_miss and pgsteal_kswapd against the kernel's; per kernel the runs whose numa_miss, and
-    # whose per-node numastat, are within 5%, and whose extfrag_events are within 25% of the trace's;
+    # whose per-node numastat, are within 5%, and whose extfrag_events are within 25% of the trace's,
+    # and the model's pcp refills against the refill sections the trace shows (follow mode's
+    # trace_pcp_refill_sections): their sum, and the runs within 25%;
     # then the predictions of both kernels' 32 MiB series (the model's change of the mean
     # numa_miss against the kernel's change between the setups' means)
     runs = reclaim_runs()
@@ -866,9 +869,13 @@ if want("reclaim-drift"):
             errs = [abs(sim[r[0]]["numa_miss"] - rc_kernel(r[1])["numa_miss"]) / rc_kernel(r[1])["numa_miss"] for r in rs]
             ef = [abs(sim[r[0]]["extfrag_events"] - rc_kernel(r[1])["extfrag_events"]) <=
                   0.25 * rc_kernel(r[1])["extfrag_events"] for r in rs]
+            ts = [replayed("--mode", "follow", r[1])["trace_pcp_refill_sections"] for r in rs]
+            ms = [sim[r[0]]["model_pcp_refills"] for r in rs]
             line.append(f"{name}: numa_miss within 5% on {sum(e <= 0.05 for e in errs)} of {len(rs)} runs "
                         f"(mean error {100 * mean(errs):.1f}%), per-node numastat on "
-                        f"{sum(node_ok(sim[r[0]], rc_kernel(r[1])) for r in rs)}, extfrag_events within 25% on {sum(ef)}")
+                        f"{sum(node_ok(sim[r[0]], rc_kernel(r[1])) for r in rs)}, extfrag_events within 25% on {sum(ef)}, "
+                        f"pcp refills {pct(sum(ms), sum(ts))} against the trace's sections "
+                        f"(within 25% on {sum(abs(m - t) <= 0.25 * t for m, t in zip(ms, ts))})")
         print(f"{kern}: " + "; ".join(line) + "\n")
     # the predictions on the 32 MiB series of both kernels, single replays
     print("| 32 MiB series | replayed | with | kernel change | " + " | ".join(v[0] for v in variants) + " |")

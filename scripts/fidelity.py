@@ -656,8 +656,7 @@ if want("reclaim-modes"):
     runs = [r for r in reclaim_runs() if r[3] == 2 and r[4] == "mixed"]
     order, by = setups(runs)
     variants = (("model", ()), ("pcp.snapshot_lists flipped", LISTS_FLIPPED))
-    replayed_all([("--mode", "follow", r[1]) for r in runs] +
-                 [("--mode", "simulate", *vx(extra, r[2]), r[1]) for _, extra in variants for r in runs] +
+    replayed_all([("--mode", "simulate", *vx(extra, r[2]), r[1]) for _, extra in variants for r in runs] +
                  [("--mode", "simulate", *vx(extra, r[2]), "--perturb", str(k), r[1])
                   for _, extra in variants for k in range(1, 9) for r in runs])
     print("| kernel | setup | kernel runs in the low mode | their pgsteal_kswapd, the others' | " +
@@ -836,7 +835,8 @@ if want("reclaim-drift"):
     pairs = [(kern, fkey, tkey, knob, setv) for kern in KERNELS
              for fkey, tkey, knob, setv in prediction_pairs(order, by, kern, 2)
              if fkey[3] == "32 MiB on CPUs 0-1, 16 MiB on 2-3"]
-    replayed_all([("--mode", "simulate", *vx(extra, r[2]), r[1]) for _, extra in variants for r in runs] +
+    replayed_all([("--mode", "follow", r[1]) for r in runs] +
+                 [("--mode", "simulate", *vx(extra, r[2]), r[1]) for _, extra in variants for r in runs] +
                  [("--mode", "simulate", *vx(extra, kern), "--set", f"{knob}={setv}", r[1]) for _, extra in variants
                   for kern, fkey, _, knob, setv in pairs for r in by[fkey][kern]])
     sims = [{r[0]: replayed("--mode", "simulate", *vx(extra, r[2]), r[1]) for r in runs} for _, extra in variants]

@@ -145,9 +145,12 @@ int ps_mm_create(struct ps_mm *mm, const struct ps_machine *m, const struct ps_p
 	}
 	for (int n = 0; n < PS_MAX_NODES; n++) {
 		mm->node[n].kswapd.req_zoneidx = -1;
-		mm->node[n].kswapd.cpu = -1;
 		mm->node[n].kswapd.zoneidx = PS_ZONE_NORMAL;
 	}
+	/* kswapd frees on its node's first CPU (CPU 0 for a node without any) until told otherwise */
+	for (int c = (m->nr_cpus < PS_MAX_CPUS ? m->nr_cpus : PS_MAX_CPUS) - 1; c >= 0; c--)
+		if (m->cpu_node[c] >= 0 && m->cpu_node[c] < PS_MAX_NODES)
+			mm->node[m->cpu_node[c]].kswapd.cpu = c;
 	switch (init_pcps(mm)) {
 	case 0:
 		break;

@@ -182,7 +182,7 @@ struct ps_kswapd {
 	uint64_t start_at;
 	int failures;		/* kswapd_failures: runs in a row without progress */
 	int req_zoneidx;	/* highest class zone of wakes since the last run, -1 none */
-	int cpu;		/* the CPU whose lists take what it frees (-1: the node's first) */
+	int cpu;		/* the CPU whose lists take what it frees: the node's first, or the trace's */
 	int zoneidx;		/* the class zone the node is balanced for */
 	int req_order;		/* kswapd_order: highest order of wakes since the last run */
 	int order;		/* sc.order of this run: 0 once it reclaimed compact_gap() */

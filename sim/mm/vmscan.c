@@ -1085,11 +1085,6 @@ void ps_reclaim_block(struct ps_mm *mm, int node, struct ps_zone *z, uint32_t id
 {
 	if (cpu < 0)
 		cpu = mm->node[node].kswapd.cpu;
-	for (int c = 0; cpu < 0 && c < mm->m->nr_cpus; c++)
-		if (mm->m->cpu_node[c] == node)
-			cpu = c;
-	if (cpu < 0)
-		cpu = 0;
 	mm->zone_reclaimed[z->index] += 1ull << order;
 	ps_free_pages(mm, z, idx, order, cpu, now, 0);
 }

@@ -76,7 +76,7 @@ void ps_node_reclaim_unlock(struct ps_mm *mm, int node);
 
 /*
  * Frees model block @idx of @z as reclaim on @node does: through @cpu's
- * per-CPU lists (-1: kswapd's, kswapd.cpu, else the node's first CPU).
+ * per-CPU lists (-1: kswapd's, kswapd.cpu).
  */
 void ps_reclaim_block(struct ps_mm *mm, int node, struct ps_zone *z, uint32_t idx, int order, uint64_t now, int cpu);
 

@@ -61,7 +61,7 @@ int main(void)
 		return 1;
 	}
 	z = &mm.zones[0];
-	CHECK_EQ(mm.node[0].kswapd.cpu, -1);
+	CHECK_EQ(mm.node[0].kswapd.cpu, 0);
 
 	/* kswapd, no CPU known: the node's first CPU */
 	ps_reclaim_block(&mm, 0, z, 0, 0, 1000, -1);

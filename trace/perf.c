@@ -922,7 +922,11 @@ static int do_compressed(struct ps_reader *r, struct perf_state *st, uint32_t ty
 		st->dlen -= st->dpos;
 		st->dpos = 0;
 	}
-	while (in.pos < in.size) {
+	/*
+	 * Until the input is used up and the decoder leaves room in the
+	 * output: a full output may hold back decoded bytes.
+	 */
+	for (int full = 0; in.pos < in.size || full;) {
 		size_t in_before = in.pos, ret;
 		ZSTD_outBuffer out;
 
@@ -938,10 +942,14 @@ static int do_compressed(struct ps_reader *r, struct perf_state *st, uint32_t ty
 		if (ZSTD_isError(ret))
 			return ps_err(err, "%s: corrupt zstd data in the compressed record at byte %llu: %s", r->path,
 				      (unsigned long long)off, ZSTD_getErrorName(ret));
-		if (out.pos == st->dlen && in.pos == in_before)
+		if (out.pos == st->dlen && in.pos == in_before) {
+			if (in.pos == in.size)
+				break;	/* nothing was held back */
 			return ps_err(err, "%s: corrupt zstd data in the compressed record at byte %llu", r->path,
 				      (unsigned long long)off);
+		}
 		st->dlen = out.pos;
+		full = out.pos == out.size;
 	}
 	return 0;
 }

@@ -173,6 +173,7 @@ static const struct pkey {
 	POL("kswapd.nap_boost_check", kswapd_nap_boost_check),
 	POL("pcp.snapshot_lists", pcp_snapshot_lists),
 	POL("kswapd.traced_cpu", kswapd_traced_cpu),
+	POL("kswapd.slice_us", kswapd_slice_us),
 	{ "lock.acquire_ns", K_LOCK_U64, offsetof(struct ps_lock_params, acquire_ns) },
 	{ "lock.page_ns", K_LOCK_U64, offsetof(struct ps_lock_params, page_ns) },
 	{ "lock.carry", K_LOCK_INT, offsetof(struct ps_lock_params, carry) },

@@ -816,8 +816,9 @@ if want("reclaim-drift"):
     # single replays under the recorded policy, as they are, with --set vmstat.drift=1, with
     # kswapd.sleep_check=1 as well, with pcp.snapshot_lists the other way alone (6.1: 1, 6.12: 0), with
     # kswapd.nap_boost_check=0 alone, with kswapd at the speed of traces without its events
-    # (kswapd.reclaim_pages_per_ms=100) alone and with kswapd freeing on the CPU the trace shows it
-    # on (kswapd.traced_cpu=1) alone: each setup's mean
+    # (kswapd.reclaim_pages_per_ms=100) alone, with kswapd freeing on the CPU the trace shows it
+    # on (kswapd.traced_cpu=1) alone and with kswapd reclaiming in 4 ms slices
+    # (kswapd.slice_us=4000) alone: each setup's mean
     # numa_miss and pgsteal_kswapd against the kernel's; per kernel the runs whose numa_miss, and
     # whose per-node numastat, are within 5%, and whose extfrag_events are within 25% of the trace's,
     # and the model's pcp refills against the refill sections the trace shows (follow mode's
@@ -831,7 +832,8 @@ if want("reclaim-drift"):
                 ("pcp.snapshot_lists flipped alone", LISTS_FLIPPED),
                 ("kswapd.nap_boost_check=0 alone", ("--set", "kswapd.nap_boost_check=0")),
                 ("kswapd.reclaim_pages_per_ms=100 alone", ("--set", "kswapd.reclaim_pages_per_ms=100")),
-                ("kswapd.traced_cpu=1 alone", ("--set", "kswapd.traced_cpu=1")))
+                ("kswapd.traced_cpu=1 alone", ("--set", "kswapd.traced_cpu=1")),
+                ("kswapd.slice_us=4000 alone", ("--set", "kswapd.slice_us=4000")))
     pairs = [(kern, fkey, tkey, knob, setv) for kern in KERNELS
              for fkey, tkey, knob, setv in prediction_pairs(order, by, kern, 2)
              if fkey[3] == "32 MiB on CPUs 0-1, 16 MiB on 2-3"]

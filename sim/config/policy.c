@@ -47,6 +47,7 @@ static const struct key keys[] = {
 	{ "kswapd.nap_boost_check", OFF(kswapd_nap_boost_check), 0, 1 },
 	{ "pcp.snapshot_lists", OFF(pcp_snapshot_lists), 0, 1 },
 	{ "kswapd.traced_cpu", OFF(kswapd_traced_cpu), 0, 1 },
+	{ "kswapd.slice_us", OFF(kswapd_slice_us), 0, 1000000 },
 };
 
 const char *ps_policy_key(int i, long *min, long *max)
@@ -104,7 +105,7 @@ int ps_policy_set(struct ps_policy *p, const char *key, const char *value, const
 	if (!strcmp(key, "kswapd.takeover") || !strcmp(key, "kswapd.ahead"))
 		return ps_err(err, "%s: '%s' is no longer a key: the model's reclaim takes its pages from its own "
 			      "LRU lists, the recorded reclaim is not handed over", where, key);
-	return ps_err(err, "%s: unknown key '%s' (known: kernel, vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode, vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat, vm.dirty_ratio, vm.dirty_bytes, vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs, vm.min_unmapped_ratio, vm.min_slab_ratio, pcp.batch, pcp.high, pcp.batch_scale_max, kswapd.reclaim_pages_per_ms, node_reclaim.reclaim_pages_per_ms, kswapd.wake_latency_us, watermark.legacy, vmstat.drift, kswapd.sleep_check, kswapd.nap_boost_check, pcp.snapshot_lists, kswapd.traced_cpu)",
+	return ps_err(err, "%s: unknown key '%s' (known: kernel, vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor, vm.zone_reclaim_mode, vm.defrag_mode, vm.percpu_pagelist_high_fraction, vm.numa_stat, vm.dirty_ratio, vm.dirty_bytes, vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs, vm.min_unmapped_ratio, vm.min_slab_ratio, pcp.batch, pcp.high, pcp.batch_scale_max, kswapd.reclaim_pages_per_ms, node_reclaim.reclaim_pages_per_ms, kswapd.wake_latency_us, watermark.legacy, vmstat.drift, kswapd.sleep_check, kswapd.nap_boost_check, pcp.snapshot_lists, kswapd.traced_cpu, kswapd.slice_us)",
 		      where, key);
 }
 

@@ -33,7 +33,10 @@
  * its lists, 6.7+, whose lists hold thousands of pages, 0 before),
  * kswapd.traced_cpu (1: simulate mode frees what kswapdN reclaims through
  * the lists of the CPU its last event in the trace ran on; the default 0:
- * through node N's first CPU's).
+ * through node N's first CPU's), kswapd.slice_us (N > 0: kswapd reclaims
+ * in slices, at the start of each N us the pages its speed gives N us, as
+ * on a CPU it shares with other tasks; the default 0: page by page as the
+ * time earns them).
  */
 #ifndef PS_POLICY_H
 #define PS_POLICY_H
@@ -84,6 +87,7 @@ struct ps_policy {
 	long kswapd_nap_boost_check;		/* 0: a boost does not keep kswapd awake at the nap's end */
 	long pcp_snapshot_lists;		/* 1: simulate starts the per-CPU lists as the kernel's were (unset: 6.7+) */
 	long kswapd_traced_cpu;			/* 1: kswapd frees on the CPU the trace shows it on */
+	long kswapd_slice_us;			/* > 0: kswapd reclaims a slice of this many us at a time */
 	/* which keys were given explicitly (bit per key), for duplicate checks */
 	unsigned long given;
 };

@@ -62,6 +62,7 @@ struct ps_mm_tunables {
 	long node_reclaim_rate;		/* node reclaim's: how long it holds the node, pages per ms */
 	long kswapd_wake_latency_us;	/* from a wake to its run: wakes in between merge */
 	long kswapd_wake_jitter_us;	/* an ensemble's: up to this much more, drawn per wake */
+	long kswapd_slice_us;		/* > 0: kswapd reclaims in slices this long (vmscan.c) */
 	int vmstat_drift;		/* NR_FREE_PAGES as zone_page_state() holds it (vmstat.c) */
 	int kswapd_sleep_check;		/* prepare_kswapd_sleep before the nap (vmscan.c) */
 	int kswapd_nap_ignores_boost;	/* the nap's end looks at the balance only, as the kernel (vmscan.c) */
@@ -169,6 +170,7 @@ struct ps_kswapd {
 	uint64_t wakeups, boost_resets, awake_ns, woken_at, last_run;
 	uint64_t reclaimed;
 	uint64_t credit;	/* reclaim earned and not yet done: ns x pages per ms (a page is 10^6) */
+	uint64_t slice_end;	/* kswapd.slice_us: when the slice in progress ends */
 	struct ps_scan_control sc;	/* the shrink_node pass in progress */
 	int in_pass;
 	long pass_got, run_got;	/* pages reclaimed in this pass, in this run */

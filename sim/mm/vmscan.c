@@ -19,7 +19,10 @@
  *    scans.  Anonymous pages are scanned only with swap, and then
  *    reclaimed as if swapped out at once.  Slab is not shrunk.
  *  - kswapd reclaims at one speed, kswapd.reclaim_pages_per_ms (the replay
- *    sets the recorded kswapd's when the trace shows it); direct and node
+ *    sets the recorded kswapd's when the trace shows it), page by page as
+ *    the time earns them; with kswapd.slice_us a slice's pages at a time,
+ *    at the start of each slice (a CPU shared with other tasks runs kswapd
+ *    in slices, and their requests on it wait meanwhile); direct and node
  *    reclaim happen at the time of the request and take none of the
  *    CPU's time.  A node reclaim holds its node for the pages it took at
  *    node_reclaim.reclaim_pages_per_ms (the recorded calls' speed when the
@@ -904,6 +907,7 @@ static void kswapd_run_start(struct ps_mm *mm, int node, uint64_t now)
 	k->woken_at = now;
 	k->last_run = now;
 	k->credit = 0;
+	k->slice_end = 0;	/* a run's first slice starts with it */
 	k->in_pass = 0;
 	k->pass_got = 0;
 	k->run_got = 0;
@@ -1107,8 +1111,29 @@ void ps_kswapd_boost_end(struct ps_mm *mm, int n)
 	k->boost_left = 0;
 }
 
-/* A page of reclaim costs this much credit: ns x (pages per ms). */
-#define PAGE_CREDIT 1000000ull
+#define PAGE_CREDIT PS_KSWAPD_PAGE_CREDIT
+
+void ps_kswapd_earn(struct ps_kswapd *k, uint64_t now, uint64_t rate, uint64_t slice_ns)
+{
+	if (!slice_ns) {
+		if (now > k->last_run)
+			k->credit += (now - k->last_run) * rate;
+	} else if (now >= k->slice_end && k->credit < PAGE_CREDIT) {
+		k->credit += slice_ns * rate;
+		k->slice_end = now + slice_ns;
+	}
+	if (now > k->last_run)
+		k->last_run = now;
+}
+
+uint64_t ps_kswapd_earn_at(const struct ps_kswapd *k, uint64_t rate, uint64_t slice_ns)
+{
+	if (k->credit >= PAGE_CREDIT)
+		return k->last_run;
+	if (slice_ns)
+		return k->slice_end > k->last_run ? k->slice_end : k->last_run;
+	return k->last_run + (PAGE_CREDIT - k->credit + rate - 1) / rate;
+}
 
 /* When @node's kswapd next has work: its run's start, its nap's end, or its next page earned. */
 static void kswapd_arm(struct ps_mm *mm, int n)
@@ -1123,7 +1148,7 @@ static void kswapd_arm(struct ps_mm *mm, int n)
 	else if (k->napping)
 		at = k->nap_end;
 	else
-		at = k->last_run + (k->credit >= PAGE_CREDIT ? 0 : (PAGE_CREDIT - k->credit + rate - 1) / rate);
+		at = ps_kswapd_earn_at(k, rate, (uint64_t)mm->t.kswapd_slice_us * 1000);
 	mm->ops.arm(mm->ops.ctx, PS_MM_TIMER_KSWAPD, n, at);
 }
 
@@ -1171,10 +1196,7 @@ void ps_kswapd_run(struct ps_mm *mm, int n, uint64_t now)
 		k->hit_quickly_high++;
 		kswapd_run_start(mm, n, k->nap_end);
 	}
-	if (now > k->last_run) {
-		k->credit += (now - k->last_run) * rate;
-		k->last_run = now;
-	}
+	ps_kswapd_earn(k, now, rate, (uint64_t)mm->t.kswapd_slice_us * 1000);
 	/*
 	 * balance_pgdat: passes of shrink_node at falling priority; between
 	 * passes it stops once the node is balanced and the boost it was woken

@@ -49,6 +49,20 @@ void ps_wakeup_kswapd(struct ps_mm *mm, int node, int classzone, int order, int 
  */
 void ps_kswapd_run(struct ps_mm *mm, int node, uint64_t now);
 
+/* A page of kswapd's reclaim costs this much credit: ns x (pages per ms). */
+#define PS_KSWAPD_PAGE_CREDIT 1000000ull
+
+/*
+ * The reclaim @k has earned by @now at @rate pages per ms: with @slice_ns 0
+ * the time since its last step's worth; with @slice_ns, once the slice in
+ * progress has ended and less than a page is left, the next slice's worth
+ * at once, at its start (kswapd.slice_us: a CPU shared with other tasks
+ * runs kswapd a slice at a time, and the tasks' requests on it wait
+ * meanwhile).  ps_kswapd_earn_at: when it has a page to reclaim next.
+ */
+void ps_kswapd_earn(struct ps_kswapd *k, uint64_t now, uint64_t rate, uint64_t slice_ns);
+uint64_t ps_kswapd_earn_at(const struct ps_kswapd *k, uint64_t rate, uint64_t slice_ns);
+
 /*
  * balance_pgdat's boosts: at a run's start it notes the boost of each of
  * @node's zones up to @classzone; at its end (the out: label) it takes

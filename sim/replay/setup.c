@@ -61,6 +61,7 @@ static void resolve_tunables(const struct ps_replay *r, struct ps_mm_tunables *t
 	t->kswapd_rate = p->kswapd_rate != PS_UNSET ? p->kswapd_rate : PS_KSWAPD_RATE_DEFAULT;
 	t->node_reclaim_rate = p->node_reclaim_rate != PS_UNSET ? p->node_reclaim_rate : PS_NODE_RECLAIM_RATE_DEFAULT;
 	t->kswapd_wake_latency_us = p->kswapd_wake_latency_us > 0 ? p->kswapd_wake_latency_us : 0;
+	t->kswapd_slice_us = p->kswapd_slice_us > 0 ? p->kswapd_slice_us : 0;
 	t->kswapd_wake_jitter_us = r->o.ensemble_member ? PS_ENSEMBLE_WAKE_JITTER_US : 0;
 	t->vmstat_drift = p->vmstat_drift == 1;
 	t->kswapd_sleep_check = p->kswapd_sleep_check == 1;

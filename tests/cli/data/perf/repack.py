@@ -18,25 +18,6 @@ z.ZSTD_createDStream.restype = ctypes.c_void_p
 z.ZSTD_decompressStream.restype = ctypes.c_size_t
 z.ZSTD_decompressStream.argtypes = [ctypes.c_void_p, ctypes.POINTER(Buf), ctypes.POINTER(Buf)]
 z.ZSTD_isError.argtypes = [ctypes.c_size_t]
-z.ZSTD_compressBound.restype = ctypes.c_size_t
-z.ZSTD_compressBound.argtypes = [ctypes.c_size_t]
-z.ZSTD_compress.restype = ctypes.c_size_t
-z.ZSTD_compress.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-
-def decompress(ds, data):
-    src = ctypes.create_string_buffer(data, len(data))
-    inb = Buf(ctypes.cast(src, ctypes.c_void_p), len(data), 0)
-    out = b""
-    while True:
-        dst = ctypes.create_string_buffer(1 << 20)
-        outb = Buf(ctypes.cast(dst, ctypes.c_void_p), 1 << 20, 0)
-        ret = z.ZSTD_decompressStream(ds, ctypes.byref(outb), ctypes.byref(inb))
-        if z.ZSTD_isError(ret):
-            sys.exit("repack.py: corrupt zstd data")
-        out += dst.raw[:outb.pos]
-        if inb.pos == inb.size and outb.pos < outb.size:
-            return out
-
 z.ZSTD_createCCtx.restype = ctypes.c_void_p
 z.ZSTD_CCtx_setParameter.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
 z.ZSTD_CCtx_setParameter.restype = ctypes.c_size_t
@@ -45,20 +26,28 @@ z.ZSTD_compressStream2.restype = ctypes.c_size_t
 cs = z.ZSTD_createCCtx()
 z.ZSTD_CCtx_setParameter(cs, 100, 19)	# ZSTD_c_compressionLevel
 
-def compress(data):
-    """The next piece of one endless zstd stream, flushed (as perf record -z writes it)."""
+def streamed(step, data, what):
+    """Calls step(out, in) on data until it is done with it (step says so); the output joined."""
     src = ctypes.create_string_buffer(data, len(data))
     inb = Buf(ctypes.cast(src, ctypes.c_void_p), len(data), 0)
     out = b""
     while True:
         dst = ctypes.create_string_buffer(1 << 20)
         outb = Buf(ctypes.cast(dst, ctypes.c_void_p), 1 << 20, 0)
-        left = z.ZSTD_compressStream2(cs, ctypes.byref(outb), ctypes.byref(inb), 1)	# ZSTD_e_flush
-        if z.ZSTD_isError(left):
-            sys.exit("repack.py: zstd compression failed")
+        ret = step(ctypes.byref(outb), ctypes.byref(inb))
+        if z.ZSTD_isError(ret):
+            sys.exit("repack.py: zstd %s failed" % what)
         out += dst.raw[:outb.pos]
-        if left == 0:
+        if (ret == 0) if what == "compression" else (inb.pos == inb.size and outb.pos < outb.size):
             return out
+
+def decompress(ds, data):
+    """The next piece of the file's zstd stream: until the input is used and nothing is held back."""
+    return streamed(lambda o, i: z.ZSTD_decompressStream(ds, o, i), data, "decompression")
+
+def compress(data):
+    """The next piece of one endless zstd stream, flushed (as perf record -z writes it)."""
+    return streamed(lambda o, i: z.ZSTD_compressStream2(cs, o, i, 1), data, "compression")	# ZSTD_e_flush
 
 src, dst = sys.argv[1], sys.argv[2]
 b = open(src, "rb").read()

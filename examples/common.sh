@@ -4,7 +4,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 PAGESIM=${PAGESIM:-$root/build/pagesim}
 [ -x "$PAGESIM" ] || { echo "build pagesim first: ./setup.sh (or meson setup build && ninja -C build)" >&2; exit 1; }
-out=${OUT:-$(mktemp -d)}
+# OUT: a folder to keep the replays' files in; without it they go to a scratch folder, removed at the end
+if [ -n "${OUT:-}" ]; then
+	out=$OUT
+else
+	out=$(mktemp -d)
+	trap 'rm -rf "$out"' EXIT
+fi
 # trace NAME: the bundled pagesim file of a recorded run
 trace() {
 	if [ -f "$root/testdata/numa2/$1.pgs" ]; then

@@ -245,24 +245,18 @@ static long fill_out(struct ps_stream *s, struct ps_error *err)
 	}
 	for (;;) {
 		size_t before = s->out_len, used;
-		int ret;
+		int ret, drained;
 
 		if (fill_in(s, err) < 0)
 			return -1;
-		if (s->in_pos == s->in_len && s->comp != COMP_XZ) {
-			/* zstd may have taken the last input and kept output back for want of room */
-			if (s->inside && s->comp == COMP_ZSTD) {
-				if (decode_zstd(s, &used, err) < 0)
-					return -1;
-				if (s->out_len > before)
-					return s->out_len - before;
-			}
-			if (s->inside)
-				return ps_err(err, "%s: %s stream truncated at byte %llu (inside a %s): the file was cut short; the data before it was read",
-					      s->path, comp_names[s->comp], (unsigned long long)s->in_consumed,
-					      s->comp == COMP_ZSTD ? "frame" : "member");
+		/*
+		 * At the end of the input (xz says so itself) a member or frame is
+		 * either over or cut short, unless the decoder took the last input
+		 * and kept output back for want of room: one more step gives it.
+		 */
+		drained = s->in_pos == s->in_len && s->comp != COMP_XZ;
+		if (drained && !s->inside)
 			return 0;
-		}
 		switch (s->comp) {
 		case COMP_ZSTD:
 			ret = decode_zstd(s, &used, err);
@@ -284,6 +278,10 @@ static long fill_out(struct ps_stream *s, struct ps_error *err)
 		}
 		if (s->out_len > before)
 			return s->out_len - before;
+		if (drained)
+			return ps_err(err, "%s: %s stream truncated at byte %llu (inside a %s): the file was cut short; the data before it was read",
+				      s->path, comp_names[s->comp], (unsigned long long)s->in_consumed,
+				      s->comp == COMP_ZSTD ? "frame" : "member");
 	}
 }
 

@@ -34,7 +34,7 @@
  * kswapd.traced_cpu (1: simulate mode frees what kswapdN reclaims through
  * the lists of the CPU its last event in the trace ran on; the default 0:
  * through node N's first CPU's), kswapd.slice_us (N > 0: kswapd reclaims
- * in slices, at the start of each N us the pages its speed gives N us, as
+ * in slices, at the end of each N us the pages its speed gives N us, as
  * on a CPU it shares with other tasks; the default 0: page by page as the
  * time earns them).
  */

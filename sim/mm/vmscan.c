@@ -21,14 +21,15 @@
  *  - kswapd reclaims at one speed, kswapd.reclaim_pages_per_ms (the replay
  *    sets the recorded kswapd's when the trace shows it), page by page as
  *    the time earns them; with kswapd.slice_us a slice's pages at a time,
- *    at the start of each slice (a CPU shared with other tasks runs kswapd
- *    in slices, and their requests on it wait meanwhile); direct and node
- *    reclaim happen at the time of the request and take none of the
- *    CPU's time.  A node reclaim holds its node for the pages it took at
- *    node_reclaim.reclaim_pages_per_ms (the recorded calls' speed when the
- *    trace shows them), and the holder's own requests meanwhile, which the
- *    kernel's CPU would make only after the call, go to the node's next
- *    zone when it passes.
+ *    at the end of each slice (a CPU shared with other tasks runs kswapd
+ *    in slices, and their requests on it wait meanwhile: they see a
+ *    slice's frees all at once; the other CPUs see them up to a slice
+ *    late); direct and node reclaim happen at the time of the request and
+ *    take none of the CPU's time.  A node reclaim holds its node for the
+ *    pages it took at node_reclaim.reclaim_pages_per_ms (the recorded
+ *    calls' speed when the trace shows them), and the holder's own
+ *    requests meanwhile, which the kernel's CPU would make only after the
+ *    call, go to the node's next zone when it passes.
  *    get_scan_count's proportions are the lists' sizes shifted by the
  *    priority.
  *  - What kswapd reclaims goes to its node's first CPU's lists; the
@@ -907,7 +908,7 @@ static void kswapd_run_start(struct ps_mm *mm, int node, uint64_t now)
 	k->woken_at = now;
 	k->last_run = now;
 	k->credit = 0;
-	k->slice_end = 0;	/* a run's first slice starts with it */
+	k->slice_end = 0;	/* its first slice starts with its first step */
 	k->in_pass = 0;
 	k->pass_got = 0;
 	k->run_got = 0;
@@ -1118,8 +1119,10 @@ void ps_kswapd_earn(struct ps_kswapd *k, uint64_t now, uint64_t rate, uint64_t s
 	if (!slice_ns) {
 		if (now > k->last_run)
 			k->credit += (now - k->last_run) * rate;
+	} else if (!k->slice_end) {
+		k->slice_end = now + slice_ns;	/* the run's first slice */
 	} else if (now >= k->slice_end && k->credit < PAGE_CREDIT) {
-		k->credit += slice_ns * rate;
+		k->credit += slice_ns * rate;	/* the slice's pages, at its end */
 		k->slice_end = now + slice_ns;
 	}
 	if (now > k->last_run)

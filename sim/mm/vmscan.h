@@ -55,10 +55,11 @@ void ps_kswapd_run(struct ps_mm *mm, int node, uint64_t now);
 /*
  * The reclaim @k has earned by @now at @rate pages per ms: with @slice_ns 0
  * the time since its last step's worth; with @slice_ns, once the slice in
- * progress has ended and less than a page is left, the next slice's worth
- * at once, at its start (kswapd.slice_us: a CPU shared with other tasks
- * runs kswapd a slice at a time, and the tasks' requests on it wait
- * meanwhile).  ps_kswapd_earn_at: when it has a page to reclaim next.
+ * progress has ended and less than a page is left, that slice's worth at
+ * once, at its end, and the next slice starts (kswapd.slice_us: a CPU
+ * shared with other tasks runs kswapd a slice at a time, and the tasks'
+ * requests on it wait meanwhile); a run's first step starts its first
+ * slice.  ps_kswapd_earn_at: when it has a page to reclaim next.
  */
 void ps_kswapd_earn(struct ps_kswapd *k, uint64_t now, uint64_t rate, uint64_t slice_ns);
 uint64_t ps_kswapd_earn_at(const struct ps_kswapd *k, uint64_t rate, uint64_t slice_ns);

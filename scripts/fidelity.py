@@ -725,6 +725,24 @@ if want("reclaim-zones"):
         return [f"{mean(ks):.0f}", f"{mean(ms):.0f}",
                 f"{sum(k >= 1000 for k in ks)}, {sum(m >= 1000 for m in ms)} of {len(rs)}"], True
     setup_table("kernel pgskip | model pgskip | runs with 1,000 or more: kernel, model", 3, skipped)
+    # numa_miss against the kernel's by whether kernel and model passed over 1,000 pages or more:
+    # the runs in each group, their mean error and how many are within 5%
+    for kern in KERNELS:
+        groups = {}
+        for r in runs:
+            if r[2] != kern:
+                continue
+            ks = sim[r[0]].get("trace_lru_skipped_pages", 0) >= 1000
+            ms = sum(v for n, v in sim[r[0]].items() if n.startswith("model_pgskip_")) >= 1000
+            k = rc_kernel(r[1])["numa_miss"]
+            groups.setdefault((ks, ms), []).append((sim[r[0]]["numa_miss"] - k) / k)
+        line = []
+        for ks, ms in ((True, True), (True, False), (False, True), (False, False)):
+            es = groups.get((ks, ms), [])
+            if es:
+                line.append(f"{'both' if ks and ms else 'the kernel only' if ks else 'the model only' if ms else 'neither'} "
+                            f"{len(es)} runs, numa_miss {100 * mean(es):+.1f}% on average, {sum(abs(e) <= 0.05 for e in es)} within 5%")
+        print(f"{kern}: passed over 1,000 pages or more: " + "; ".join(line) + "\n")
     # where the fallbacks were (mm_page_alloc_extfrag by the page's zone: the trace's
     # trace_fallbacks.*, the model's model_fallbacks.*), means per setup, and the runs with 100
     # or more in the zone

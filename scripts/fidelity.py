@@ -719,9 +719,13 @@ if want("reclaim-zones"):
     # pages passed over for a zone above the class zone (the kernel's pgskip_*, summed: the trace's
     # mm_vmscan_lru_isolate nr_skipped; the model's model_pgskip_*), means per setup, and the
     # runs where it passed over 1,000 pages or more
+    def passed_over(r):
+        """The pages run @r's reclaim passed over: the kernel's, the model's."""
+        return (sim[r[0]].get("trace_lru_skipped_pages", 0),
+                sum(v for n, v in sim[r[0]].items() if n.startswith("model_pgskip_")))
+
     def skipped(rs, _):
-        ks = [sim[r[0]].get("trace_lru_skipped_pages", 0) for r in rs]
-        ms = [sum(v for n, v in sim[r[0]].items() if n.startswith("model_pgskip_")) for r in rs]
+        ks, ms = zip(*map(passed_over, rs))
         return [f"{mean(ks):.0f}", f"{mean(ms):.0f}",
                 f"{sum(k >= 1000 for k in ks)}, {sum(m >= 1000 for m in ms)} of {len(rs)}"], True
     setup_table("kernel pgskip | model pgskip | runs with 1,000 or more: kernel, model", 3, skipped)
@@ -732,16 +736,16 @@ if want("reclaim-zones"):
         for r in runs:
             if r[2] != kern:
                 continue
-            ks = sim[r[0]].get("trace_lru_skipped_pages", 0) >= 1000
-            ms = sum(v for n, v in sim[r[0]].items() if n.startswith("model_pgskip_")) >= 1000
+            ks, ms = passed_over(r)
             k = rc_kernel(r[1])["numa_miss"]
-            groups.setdefault((ks, ms), []).append((sim[r[0]]["numa_miss"] - k) / k)
+            groups.setdefault((ks >= 1000, ms >= 1000), []).append((sim[r[0]]["numa_miss"] - k) / k)
         line = []
-        for ks, ms in ((True, True), (True, False), (False, True), (False, False)):
-            es = groups.get((ks, ms), [])
+        for who, label in (((True, True), "both"), ((True, False), "the kernel only"),
+                           ((False, True), "the model only"), ((False, False), "neither")):
+            es = groups.get(who, [])
             if es:
-                line.append(f"{'both' if ks and ms else 'the kernel only' if ks else 'the model only' if ms else 'neither'} "
-                            f"{len(es)} runs, numa_miss {100 * mean(es):+.1f}% on average, {sum(abs(e) <= 0.05 for e in es)} within 5%")
+                line.append(f"{label} {len(es)} runs, numa_miss {100 * mean(es):+.1f}% on average, "
+                            f"{sum(abs(e) <= 0.05 for e in es)} within 5%")
         print(f"{kern}: passed over 1,000 pages or more: " + "; ".join(line) + "\n")
     # where the fallbacks were (mm_page_alloc_extfrag by the page's zone: the trace's
     # trace_fallbacks.*, the model's model_fallbacks.*), means per setup, and the runs with 100
